@@ -1,0 +1,306 @@
+#include "ir/Graph.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace tl {
+
+std::string Node::label() const { return m_op->name() + "#" + std::to_string(m_id); }
+
+Graph::Graph() = default;
+Graph::~Graph() = default;
+
+Variable* Graph::newVariable(Type type, std::optional<VarId> id) {
+    VarId vid = id ? *id : m_nextVarId;
+    if (m_vars.count(vid)) throw GraphError("variable id " + std::to_string(vid) + " is used twice");
+    m_nextVarId = std::max(m_nextVarId, vid + 1);
+    auto v = std::make_unique<Variable>();
+    v->m_graph = this;
+    v->m_id = vid;
+    v->m_type = std::move(type);
+    Variable* raw = v.get();
+    m_vars.emplace(vid, std::move(v));
+    return raw;
+}
+
+Variable* Graph::addInput(Type type, std::string name, std::optional<VarId> id) {
+    Variable* v = newVariable(std::move(type), id);
+    v->m_name = std::move(name);
+    v->m_isInput = true;
+    m_inputs.push_back(v);
+    return v;
+}
+
+Variable* Graph::addConstant(NDArray value, std::optional<Type> type, std::string name, std::optional<VarId> id) {
+    if (!value.valid()) throw GraphError("constant without a value");
+    Type exact = Type::tensor(value.dtype(), StaticShape(value.shape().begin(), value.shape().end()));
+    if (type) {
+        if (type->isScalarType()) {
+            if (value.ndim() != 0 || value.dtype() != type->dtype)
+                throw GraphError("constant of type " + type->toString() + " needs a 0-d " +
+                                 std::string(dtypeName(type->dtype)) + " value");
+        } else if (!type->accepts(exact)) {
+            throw GraphError("constant value of type " + exact.toString() + " does not fit type " + type->toString());
+        }
+    }
+    Variable* v = newVariable(type ? *type : exact, id);
+    v->m_name = std::move(name);
+    v->m_constant = std::move(value);
+    return v;
+}
+
+Node* Graph::addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<NodeId> id,
+                     const std::vector<Type>* declared, const std::vector<VarId>* outputIds) {
+    NodeId nid = id ? *id : m_nextNodeId;
+    auto where = [&] { return op->name() + "#" + std::to_string(nid); };
+    if (m_nodeById.count(nid)) throw GraphError("node id " + std::to_string(nid) + " is used twice");
+    std::vector<const Type*> types;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        if (!inputs[i]) throw GraphError(where() + ": input " + std::to_string(i) + " is missing");
+        if (&inputs[i]->graph() != this)
+            throw GraphError(where() + ": input " + std::to_string(i) + " belongs to another graph");
+        types.push_back(&inputs[i]->type());
+    }
+    std::vector<Type> outTypes;
+    try {
+        outTypes = op->inferTypes(types);
+    } catch (const OpTypeError& e) {
+        throw GraphError(where() + ": " + e.what());
+    }
+    if (declared) {
+        if (declared->size() != outTypes.size())
+            throw GraphError(where() + ": " + std::to_string(declared->size()) + " output types given, op has " +
+                             std::to_string(outTypes.size()));
+        for (size_t i = 0; i < outTypes.size(); ++i) {
+            const Type& d = (*declared)[i];
+            if (!d.accepts(outTypes[i]) && !outTypes[i].accepts(d))
+                throw GraphError(where() + ": output " + std::to_string(i) + " declared " + d.toString() +
+                                 " but the op computes " + outTypes[i].toString());
+            outTypes[i] = d;
+        }
+    }
+    if (outputIds && outputIds->size() != outTypes.size())
+        throw GraphError(where() + ": " + std::to_string(outputIds->size()) + " output ids for " +
+                         std::to_string(outTypes.size()) + " outputs");
+    auto node = std::make_unique<Node>();
+    node->m_id = nid;
+    m_nextNodeId = std::max(m_nextNodeId, nid + 1);
+    node->m_op = std::move(op);
+    node->m_inputs = std::move(inputs);
+    Node* raw = node.get();
+    for (size_t i = 0; i < outTypes.size(); ++i) {
+        Variable* v = newVariable(std::move(outTypes[i]), outputIds ? std::optional<VarId>((*outputIds)[i]) : std::nullopt);
+        v->m_owner = raw;
+        v->m_index = static_cast<int>(i);
+        raw->m_outputs.push_back(v);
+    }
+    for (int i = 0; i < raw->numInputs(); ++i) addClient(raw->m_inputs[i], Client{raw, i});
+    raw->m_slot = m_nodes.size();
+    m_nodes.push_back(std::move(node));
+    m_nodeList.push_back(raw);
+    m_nodeById.emplace(nid, raw);
+    return raw;
+}
+
+void Graph::setOutputs(std::vector<Variable*> outputs) {
+    for (size_t i = 0; i < m_outputs.size(); ++i) removeClient(m_outputs[i], Client{nullptr, static_cast<int>(i)});
+    m_outputs = std::move(outputs);
+    for (size_t i = 0; i < m_outputs.size(); ++i) {
+        if (!m_outputs[i] || &m_outputs[i]->graph() != this)
+            throw GraphError("graph output " + std::to_string(i) + " is not a variable of this graph");
+        addClient(m_outputs[i], Client{nullptr, static_cast<int>(i)});
+    }
+}
+
+std::vector<Variable*> Graph::constants() const {
+    std::vector<Variable*> out;
+    for (auto& [id, v] : m_vars)
+        if (v->isConstant()) out.push_back(v.get());
+    std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->id() < b->id(); });
+    return out;
+}
+
+Node* Graph::findNode(NodeId id) const {
+    auto it = m_nodeById.find(id);
+    return it == m_nodeById.end() ? nullptr : it->second;
+}
+
+Variable* Graph::findVariable(VarId id) const {
+    auto it = m_vars.find(id);
+    return it == m_vars.end() ? nullptr : it->second.get();
+}
+
+std::vector<Node*> Graph::toposort() const {
+    std::vector<Node*> order;
+    order.reserve(m_nodeList.size());
+    std::unordered_set<const Node*> done;
+    done.reserve(m_nodeList.size() * 2);
+    // Explicit stack of (node, next input to visit): no recursion on depth.
+    std::vector<std::pair<Node*, int>> stack;
+    std::unordered_set<const Node*> onStack;
+    auto visit = [&](Node* root) {
+        if (!root || done.count(root)) return;
+        stack.push_back({root, 0});
+        onStack.insert(root);
+        while (!stack.empty()) {
+            Node* n = stack.back().first;
+            int next = stack.back().second;
+            if (next < n->numInputs()) {
+                ++stack.back().second;
+                Node* dep = n->m_inputs[next]->owner();
+                // A back edge (cycle) is skipped here; validate() reports it.
+                if (dep && !done.count(dep) && !onStack.count(dep)) {
+                    stack.push_back({dep, 0});
+                    onStack.insert(dep);
+                }
+                continue;
+            }
+            done.insert(n);
+            onStack.erase(n);
+            order.push_back(n);
+            stack.pop_back();
+        }
+    };
+    for (Variable* out : m_outputs) visit(out->owner());
+    if (order.size() != m_nodeList.size()) {
+        std::vector<Node*> rest(m_nodeList.begin(), m_nodeList.end());
+        std::sort(rest.begin(), rest.end(), [](auto* a, auto* b) { return a->id() < b->id(); });
+        for (Node* n : rest) visit(n);
+    }
+    return order;
+}
+
+std::unique_ptr<Graph> Graph::clone() const {
+    auto g = std::make_unique<Graph>();
+    std::unordered_map<const Variable*, Variable*> map;
+    for (Variable* in : m_inputs) map[in] = g->addInput(in->type(), in->name(), in->id());
+    for (Variable* c : constants()) map[c] = g->addConstant(c->constantValue(), c->type(), c->name(), c->id());
+    for (Node* n : toposort()) {
+        std::vector<Variable*> ins;
+        for (Variable* v : n->inputs()) ins.push_back(map.at(v));
+        std::vector<Type> types;
+        std::vector<VarId> ids;
+        for (Variable* o : n->outputs()) {
+            types.push_back(o->type());
+            ids.push_back(o->id());
+        }
+        Node* c = g->addNode(n->opPtr(), std::move(ins), n->id(), &types, &ids);
+        for (int i = 0; i < n->numOutputs(); ++i) {
+            c->output(i)->m_name = n->output(i)->name();
+            map[n->output(i)] = c->output(i);
+        }
+    }
+    std::vector<Variable*> outs;
+    for (Variable* o : m_outputs) outs.push_back(map.at(o));
+    g->setOutputs(std::move(outs));
+    g->m_nextNodeId = m_nextNodeId;
+    g->m_nextVarId = m_nextVarId;
+    return g;
+}
+
+void Graph::addClient(Variable* v, Client c) { v->m_clients.push_back(c); }
+
+void Graph::removeClient(Variable* v, Client c) {
+    auto& cl = v->m_clients;
+    auto it = std::find(cl.begin(), cl.end(), c);
+    if (it != cl.end()) cl.erase(it);
+}
+
+void Graph::setInput(Node* node, int index, Variable* v) {
+    removeClient(node->m_inputs[index], Client{node, index});
+    node->m_inputs[index] = v;
+    addClient(v, Client{node, index});
+}
+
+void Graph::setOutput(int index, Variable* v) {
+    removeClient(m_outputs[index], Client{nullptr, index});
+    m_outputs[index] = v;
+    addClient(v, Client{nullptr, index});
+}
+
+void Graph::setOp(Node* node, OpPtr op) { node->m_op = std::move(op); }
+
+void Graph::eraseNode(Node* node) {
+    for (Variable* o : node->m_outputs)
+        if (!o->m_clients.empty()) throw GraphError("erasing " + node->label() + " whose outputs are still used");
+    for (int i = 0; i < node->numInputs(); ++i) removeClient(node->m_inputs[i], Client{node, i});
+    for (Variable* o : node->m_outputs) m_vars.erase(o->id());
+    m_nodeById.erase(node->m_id);
+    size_t slot = node->m_slot;
+    std::swap(m_nodes[slot], m_nodes.back());
+    m_nodes[slot]->m_slot = slot;
+    m_nodeList[slot] = m_nodes[slot].get();
+    m_nodes.pop_back();
+    m_nodeList.pop_back();
+}
+
+void Graph::eraseConstant(Variable* v) {
+    if (!v->isConstant() || !v->m_clients.empty()) throw GraphError("erasing a constant that is still used");
+    m_vars.erase(v->id());
+}
+
+std::vector<std::string> Graph::validate() const {
+    std::vector<std::string> problems;
+    std::unordered_map<const Variable*, std::vector<Client>> expected;
+    for (Node* n : m_nodeList) {
+        std::vector<const Type*> types;
+        for (int i = 0; i < n->numInputs(); ++i) {
+            Variable* v = n->m_inputs[i];
+            if (!v || !findVariable(v->id()) || findVariable(v->id()) != v) {
+                problems.push_back(n->label() + ": input " + std::to_string(i) + " is not in the graph");
+                continue;
+            }
+            if (v->owner() && !findNode(v->owner()->id()))
+                problems.push_back(n->label() + ": input " + std::to_string(i) + " comes from an erased node");
+            expected[v].push_back(Client{n, i});
+            types.push_back(&v->type());
+        }
+        if (types.size() != n->m_inputs.size()) continue;
+        try {
+            auto inferred = n->op().inferTypes(types);
+            if (inferred.size() != n->m_outputs.size())
+                problems.push_back(n->label() + ": op now has " + std::to_string(inferred.size()) + " outputs");
+            else
+                for (size_t i = 0; i < inferred.size(); ++i)
+                    if (!inferred[i].accepts(n->m_outputs[i]->type()) && !n->m_outputs[i]->type().accepts(inferred[i]))
+                        problems.push_back(n->label() + ": output " + std::to_string(i) + " has type " +
+                                           n->m_outputs[i]->type().toString() + ", op computes " + inferred[i].toString());
+        } catch (const std::exception& e) {
+            problems.push_back(n->label() + ": " + e.what());
+        }
+    }
+    for (size_t i = 0; i < m_outputs.size(); ++i) expected[m_outputs[i]].push_back(Client{nullptr, static_cast<int>(i)});
+    for (auto& [id, v] : m_vars) {
+        auto want = expected[v.get()];
+        auto have = v->m_clients;
+        auto key = [](const Client& c) { return std::make_pair(c.node ? c.node->id() : -1, c.index); };
+        auto less = [&](const Client& a, const Client& b) { return key(a) < key(b); };
+        std::sort(want.begin(), want.end(), less);
+        std::sort(have.begin(), have.end(), less);
+        if (want != have) problems.push_back("variable " + std::to_string(id) + ": client list is not exact");
+    }
+    // Acyclic: Kahn's algorithm over node dependencies.
+    std::unordered_map<const Node*, int> pending;
+    for (Node* n : m_nodeList) {
+        int deps = 0;
+        for (Variable* v : n->m_inputs)
+            if (v && v->owner()) ++deps;
+        pending[n] = deps;
+    }
+    std::vector<const Node*> ready;
+    for (auto& [n, d] : pending)
+        if (d == 0) ready.push_back(n);
+    size_t seen = 0;
+    while (!ready.empty()) {
+        const Node* n = ready.back();
+        ready.pop_back();
+        ++seen;
+        for (Variable* o : n->m_outputs)
+            for (const Client& c : o->m_clients)
+                if (c.node && --pending[c.node] == 0) ready.push_back(c.node);
+    }
+    if (seen != m_nodeList.size()) problems.push_back("the graph has a cycle");
+    return problems;
+}
+
+} // namespace tl

@@ -1,0 +1,156 @@
+#pragma once
+// The graph IR: variables, Apply nodes and the graph that owns them with exact
+// client lists (PyTensor's FunctionGraph). Construction goes through Graph's
+// add* methods; every later edit goes through tl::Rewriter, which notifies
+// listeners (trace recorder, validator, GUI).
+#include "exec/NDArray.h"
+#include "ir/Type.h"
+#include "ops/Op.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tl {
+
+using NodeId = int64_t;
+using VarId = int64_t;
+
+class Graph;
+class Node;
+
+/// A use of a variable: input `index` of `node`, or graph output `index` when node is null.
+struct Client {
+    Node* node = nullptr;
+    int index = 0;
+    bool isGraphOutput() const { return node == nullptr; }
+    friend bool operator==(const Client&, const Client&) = default;
+};
+
+/// Thrown when a graph would become ill-formed; the message names the node.
+struct GraphError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class Variable {
+public:
+    VarId id() const { return m_id; }
+    const Type& type() const { return m_type; }
+    /// The node computing this variable, or null for inputs and constants.
+    Node* owner() const { return m_owner; }
+    int outputIndex() const { return m_index; }
+    const std::string& name() const { return m_name; }
+    bool isConstant() const { return m_constant.valid(); }
+    const NDArray& constantValue() const { return m_constant; }
+    bool isGraphInput() const { return m_isInput; }
+    const std::vector<Client>& clients() const { return m_clients; }
+    Graph& graph() const { return *m_graph; }
+
+private:
+    friend class Graph;
+    Graph* m_graph = nullptr;
+    VarId m_id = 0;
+    Type m_type;
+    Node* m_owner = nullptr;
+    int m_index = 0;
+    std::string m_name;
+    NDArray m_constant;
+    bool m_isInput = false;
+    std::vector<Client> m_clients;
+};
+
+class Node {
+public:
+    NodeId id() const { return m_id; }
+    const Op& op() const { return *m_op; }
+    const OpPtr& opPtr() const { return m_op; }
+    const std::vector<Variable*>& inputs() const { return m_inputs; }
+    const std::vector<Variable*>& outputs() const { return m_outputs; }
+    Variable* input(int i) const { return m_inputs[i]; }
+    Variable* output(int i) const { return m_outputs[i]; }
+    int numInputs() const { return static_cast<int>(m_inputs.size()); }
+    int numOutputs() const { return static_cast<int>(m_outputs.size()); }
+    /// "Elemwise#12": how errors and logs name a node.
+    std::string label() const;
+
+private:
+    friend class Graph;
+    NodeId m_id = 0;
+    OpPtr m_op;
+    std::vector<Variable*> m_inputs;
+    std::vector<Variable*> m_outputs;
+    size_t m_slot = 0;  // position in Graph::m_nodes, for O(1) erase
+};
+
+class Graph {
+public:
+    Graph();
+    ~Graph();
+    Graph(const Graph&) = delete;
+    Graph& operator=(const Graph&) = delete;
+
+    // ---- construction -------------------------------------------------
+    /// A new graph input (inner-graph placeholder for Composite/Scan bodies).
+    Variable* addInput(Type type, std::string name = {}, std::optional<VarId> id = {});
+    /// A constant; its type is `type` if given (must accept the value) or the value's exact type.
+    Variable* addConstant(NDArray value, std::optional<Type> type = {}, std::string name = {},
+                          std::optional<VarId> id = {});
+    /// A new Apply node. Output types come from op.inferTypes; `declared` types, when
+    /// given, must be compatible and are used instead (imported graphs keep what
+    /// they printed). Throws GraphError naming the node on a type error.
+    Node* addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<NodeId> id = {},
+                  const std::vector<Type>* declared = nullptr, const std::vector<VarId>* outputIds = nullptr);
+    void setOutputs(std::vector<Variable*> outputs);
+    void setVariableName(Variable* v, std::string name) { v->m_name = std::move(name); }
+
+    // ---- queries --------------------------------------------------------
+    const std::vector<Variable*>& inputs() const { return m_inputs; }
+    const std::vector<Variable*>& outputs() const { return m_outputs; }
+    Variable* output(int i) const { return m_outputs[i]; }
+    /// Nodes in no particular order.
+    const std::vector<Node*>& nodes() const { return m_nodeList; }
+    size_t numNodes() const { return m_nodeList.size(); }
+    /// Constants owned by this graph.
+    std::vector<Variable*> constants() const;
+    /// Inputs before consumers; deterministic (depth first from the outputs, inputs in
+    /// order, then unreachable nodes by id). Iterative: no recursion on graph depth.
+    std::vector<Node*> toposort() const;
+    Node* findNode(NodeId id) const;
+    Variable* findVariable(VarId id) const;
+    NodeId nextNodeId() const { return m_nextNodeId; }
+    VarId nextVarId() const { return m_nextVarId; }
+
+    /// Deep copy with the same ids (ops are shared: they are immutable).
+    std::unique_ptr<Graph> clone() const;
+
+    /// Checks clients, owners, types against op.inferTypes, acyclicity. Returns
+    /// the problems found (empty when valid).
+    std::vector<std::string> validate() const;
+
+private:
+    friend class Rewriter;
+    Variable* newVariable(Type type, std::optional<VarId> id);
+    void addClient(Variable* v, Client c);
+    void removeClient(Variable* v, Client c);
+    // Mutations used only by Rewriter.
+    void setInput(Node* node, int index, Variable* v);
+    void setOutput(int index, Variable* v);
+    void setOp(Node* node, OpPtr op);
+    void eraseNode(Node* node);  // outputs must have no clients
+    void eraseConstant(Variable* v);  // must have no clients
+
+    std::vector<std::unique_ptr<Node>> m_nodes;  // owning, m_nodes[i]->m_slot == i
+    std::vector<Node*> m_nodeList;               // same order as m_nodes
+    std::unordered_map<VarId, std::unique_ptr<Variable>> m_vars;
+    std::unordered_map<NodeId, Node*> m_nodeById;
+    std::vector<Variable*> m_inputs;
+    std::vector<Variable*> m_outputs;
+    NodeId m_nextNodeId = 0;
+    VarId m_nextVarId = 0;
+};
+
+} // namespace tl

@@ -1,0 +1,64 @@
+#pragma once
+// The only way to edit a Graph after construction. Every edit is announced to
+// listeners (trace recorder, validator, GUI live view), as MLIR's
+// RewriterBase::Listener.
+#include "ir/Graph.h"
+
+#include <string_view>
+#include <vector>
+
+namespace tl {
+
+class RewriteListener {
+public:
+    virtual ~RewriteListener() = default;
+    virtual void nodeCreated(const Node&) {}
+    /// Called just before the node is destroyed.
+    virtual void nodeErased(const Node&) {}
+    /// Every client of `old` now uses `replacement`.
+    virtual void variableReplaced(const Variable& /*old*/, const Variable& /*replacement*/) {}
+    virtual void inputChanged(const Node&, int /*index*/, const Variable& /*old*/, const Variable& /*now*/) {}
+    virtual void outputChanged(int /*index*/, const Variable& /*old*/, const Variable& /*now*/) {}
+    /// The node's op was swapped for an equivalent one (inplace, resized buffer, renamed scan).
+    virtual void opChanged(const Node&, const Op& /*old*/, const Op& /*now*/) {}
+    virtual void rewriteBegin(std::string_view /*rewrite*/, const Node* /*root*/) {}
+    virtual void rewriteEnd(std::string_view /*rewrite*/, bool /*changed*/) {}
+    /// A rewrite looked at `node` and did not fire, for this reason.
+    virtual void matchFailure(std::string_view /*rewrite*/, const Node&, std::string_view /*reason*/) {}
+    /// Free-form fact a rewrite wants recorded with its step (e.g. "buffer rows: 2 -> 1 (exact: ...)").
+    virtual void note(std::string_view /*key*/, std::string_view /*value*/) {}
+};
+
+class Rewriter {
+public:
+    explicit Rewriter(Graph& graph) : m_graph(graph) {}
+    Graph& graph() const { return m_graph; }
+
+    void addListener(RewriteListener* l);
+    void removeListener(RewriteListener* l);
+
+    /// A new node (types inferred); announced with nodeCreated.
+    Node* create(OpPtr op, std::vector<Variable*> inputs);
+    Variable* constant(NDArray value, std::optional<Type> type = {});
+    /// Redirects every client of `old` (nodes and graph outputs) to `replacement`,
+    /// then erases nodes left without clients. Types must be compatible.
+    void replace(Variable* old, Variable* replacement);
+    void setInput(Node* node, int index, Variable* v);
+    void setOutput(int index, Variable* v);
+    /// Swaps a node's op for one with the same number of outputs and compatible types.
+    void setOp(Node* node, OpPtr op);
+    /// Erases every node and constant no graph output depends on.
+    void pruneDead();
+
+    void beginRewrite(std::string_view name, const Node* root);
+    void endRewrite(std::string_view name, bool changed);
+    void matchFailure(std::string_view rewrite, const Node& node, std::string_view reason);
+    void note(std::string_view key, std::string_view value);
+
+private:
+    void pruneFrom(std::vector<Variable*> candidates);
+    Graph& m_graph;
+    std::vector<RewriteListener*> m_listeners;
+};
+
+} // namespace tl

@@ -1,0 +1,103 @@
+#pragma once
+// Base class of every op. Ops are immutable values shared between nodes
+// (std::shared_ptr<const Op>); a rewrite that changes an op makes a new one.
+#include "exec/NDArray.h"
+#include "ir/Type.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <map>
+#include <optional>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tl {
+
+class Graph;
+class Node;
+class Variable;
+class ExecContext;
+
+enum class OpKind : uint8_t {
+#define TL_OP_KIND(kind, jsonName) kind,
+#include "ops/OpKinds.def"
+#undef TL_OP_KIND
+};
+inline constexpr int kNumOpKinds = 0
+#define TL_OP_KIND(kind, jsonName) +1
+#include "ops/OpKinds.def"
+#undef TL_OP_KIND
+    ;
+static_assert(kNumOpKinds == 22, "update the tables that switch over OpKind");
+
+/// JSON name of an op family ("Elemwise").
+std::string_view opKindName(OpKind k);
+std::optional<OpKind> parseOpKind(std::string_view name);
+
+/// {output index: [input indices]}: the output overwrites (destroy) or aliases (view) those inputs.
+using AliasMap = std::map<int, std::vector<int>>;
+
+/// Thrown by inferTypes for inputs the op cannot take; the Graph adds the node's name.
+struct OpTypeError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// Thrown by kernels for values the op cannot take at run time (index out of range, shape mismatch).
+struct ExecError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// Where an op's forward derivative builds its nodes. Implemented by the builder.
+class RopBuilder;
+
+class Op {
+public:
+    explicit Op(OpKind kind) : m_kind(kind) {}
+    virtual ~Op() = default;
+    Op(const Op&) = delete;
+    Op& operator=(const Op&) = delete;
+
+    OpKind kind() const { return m_kind; }
+
+    /// The name PyTensor's dprint shows ("Subtensor{i}", "Scan{scan_fn, while_loop=False, inplace=all}").
+    virtual std::string name() const = 0;
+
+    /// Output types for these input types; throws OpTypeError naming what is wrong.
+    virtual std::vector<Type> inferTypes(std::span<const Type* const> inputs) const = 0;
+
+    /// Computes outputs from inputs. `outputs` arrive holding the arrays of the
+    /// previous call (or empty); a kernel may reuse one when its shape fits and
+    /// nothing else references it (Storage use_count), as PyTensor's storage cells.
+    virtual void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const = 0;
+
+    virtual AliasMap destroyMap() const { return {}; }
+    virtual AliasMap viewMap() const { return {}; }
+
+    /// Op parameters as JSON (everything but kind and inner graphs); equal ops have equal params.
+    virtual nlohmann::json params() const;
+    /// The inner graph of Composite / Scan (null for others).
+    virtual std::shared_ptr<const Graph> innerGraph() const { return nullptr; }
+
+    /// Structural equality for merging (same kind, params and inner graph).
+    virtual bool equals(const Op& other) const;
+    virtual size_t hash() const;
+
+    /// Forward derivative: tangents of node's outputs given tangents of its inputs
+    /// (null entries are zero). Returns one Variable* per output (null = zero).
+    /// Default: throws std::logic_error naming the op.
+    virtual std::vector<Variable*> rop(RopBuilder& b, const Node& node, std::span<Variable* const> inputTangents) const;
+
+private:
+    OpKind m_kind;
+};
+
+using OpPtr = std::shared_ptr<const Op>;
+
+/// Builds an op from its JSON kind, params and inner graph (JSON loader, dprint importer).
+/// Throws std::invalid_argument with a message naming the bad param.
+OpPtr makeOp(OpKind kind, const nlohmann::json& params, std::shared_ptr<const Graph> inner);
+
+} // namespace tl
