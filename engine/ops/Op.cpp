@@ -39,7 +39,7 @@ size_t Op::hash() const {
     return std::hash<std::string>{}(params().dump()) * 31 + static_cast<size_t>(kind());
 }
 
-std::vector<Variable*> Op::rop(RopBuilder&, const Node&, std::span<Variable* const>) const {
+std::vector<Variable*> Op::rop(GraphBuilder&, const Node&, std::span<Variable* const>) const {
     throw std::logic_error("no forward derivative (R_op) for " + name());
 }
 

@@ -50,8 +50,7 @@ struct ExecError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-/// Where an op's forward derivative builds its nodes. Implemented by the builder.
-class RopBuilder;
+class GraphBuilder;  // builder/GraphBuilder.h: where an op's forward derivative builds its nodes
 
 class Op {
 public:
@@ -88,7 +87,7 @@ public:
     /// Forward derivative: tangents of node's outputs given tangents of its inputs
     /// (null entries are zero). Returns one Variable* per output (null = zero).
     /// Default: throws std::logic_error naming the op.
-    virtual std::vector<Variable*> rop(RopBuilder& b, const Node& node, std::span<Variable* const> inputTangents) const;
+    virtual std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> inputTangents) const;
 
 private:
     OpKind m_kind;

@@ -1,0 +1,124 @@
+// The graph IR on its own: ids, clients, clone, toposort, validation, rewriter edits.
+#include "ir/Graph.h"
+#include "ir/Rewriter.h"
+
+#include <QtTest>
+
+using namespace tl;
+
+namespace {
+// A minimal op for IR tests: n inputs of any type, one output of the first input's type.
+class PassOp : public Op {
+public:
+    PassOp() : Op(OpKind::Opaque) {}
+    std::string name() const override { return "Pass"; }
+    std::vector<Type> inferTypes(std::span<const Type* const> in) const override {
+        if (in.empty()) throw OpTypeError("needs an input");
+        return {*in[0]};
+    }
+    void perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const override { out[0] = in[0]; }
+};
+
+struct Chain {
+    Graph g;
+    Variable* x;
+    std::vector<Node*> nodes;
+    explicit Chain(int n) {
+        x = g.addInput(Type::tensor(DType::Float64, {7}), "x");
+        Variable* v = x;
+        auto op = std::make_shared<PassOp>();
+        for (int i = 0; i < n; ++i) {
+            nodes.push_back(g.addNode(op, {v}));
+            v = nodes.back()->output(0);
+        }
+        g.setOutputs({v});
+    }
+};
+
+class Recorder : public RewriteListener {
+public:
+    std::vector<NodeId> erased;
+    void nodeErased(const Node& n) override { erased.push_back(n.id()); }
+};
+} // namespace
+
+class TestGraph : public QObject {
+    Q_OBJECT
+private slots:
+    void typePrinting_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("vector") << 0 << "Vector(float64, shape=(7,))";
+        QTest::newRow("matrix unknown rows") << 1 << "Matrix(float64, shape=(?, 7))";
+        QTest::newRow("0-d tensor") << 2 << "Scalar(int8, shape=())";
+        QTest::newRow("scalar type") << 3 << "int64";
+        QTest::newRow("tensor3") << 4 << "Tensor3(float32, shape=(1, 2, 3))";
+    }
+    void typePrinting() {
+        QFETCH(int, kind);
+        QFETCH(QString, expected);
+        const Type types[] = {Type::tensor(DType::Float64, {7}), Type::tensor(DType::Float64, {kUnknownDim, 7}),
+                              Type::tensor(DType::Int8, {}), Type::scalar(DType::Int64),
+                              Type::tensor(DType::Float32, {1, 2, 3})};
+        QCOMPARE(QString::fromStdString(types[kind].toString()), expected);
+    }
+
+    void clientsAreExact() {
+        Chain c(3);
+        QCOMPARE(c.x->clients().size(), size_t(1));
+        QCOMPARE(c.nodes[2]->output(0)->clients().front().isGraphOutput(), true);
+        QVERIFY(c.g.validate().empty());
+    }
+
+    void toposortIsIterativeOnDeepChains() {
+        Chain c(20000);
+        auto order = c.g.toposort();
+        QCOMPARE(order.size(), size_t(20000));
+        QCOMPARE(order.front(), c.nodes.front());
+        QCOMPARE(order.back(), c.nodes.back());
+    }
+
+    void cloneKeepsIds() {
+        Chain c(4);
+        auto copy = c.g.clone();
+        QCOMPARE(copy->numNodes(), size_t(4));
+        for (Node* n : c.nodes) QVERIFY(copy->findNode(n->id()) != nullptr);
+        QCOMPARE(copy->nextNodeId(), c.g.nextNodeId());
+        QVERIFY(copy->validate().empty());
+    }
+
+    void replacePrunesDeadNodesAndNotifies() {
+        Chain c(5);
+        Rewriter rw(c.g);
+        Recorder rec;
+        rw.addListener(&rec);
+        // Skip nodes 1..3: node 4 now reads node 0.
+        rw.setInput(c.nodes[4], 0, c.nodes[0]->output(0));
+        QCOMPARE(c.g.numNodes(), size_t(2));
+        QCOMPARE(rec.erased.size(), size_t(3));
+        QVERIFY(c.g.validate().empty());
+        // Ids are never reused.
+        Node* fresh = rw.create(std::make_shared<PassOp>(), {c.x});
+        QCOMPARE(fresh->id(), NodeId(5));
+    }
+
+    void replaceRejectsIncompatibleTypes() {
+        Chain c(2);
+        Variable* other = c.g.addInput(Type::tensor(DType::Float64, {3}), "y");
+        Rewriter rw(c.g);
+        QVERIFY_THROWS_EXCEPTION(GraphError, rw.replace(c.nodes[0]->output(0), other));
+    }
+
+    void addNodeErrorNamesTheNode() {
+        Graph g;
+        try {
+            g.addNode(std::make_shared<PassOp>(), {});
+            QFAIL("expected an error");
+        } catch (const GraphError& e) {
+            QVERIFY2(std::string(e.what()).find("Pass#0") != std::string::npos, e.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGraph)
+#include "tst_graph.moc"
