@@ -55,15 +55,17 @@ Node* Graph::addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<Node
     auto where = [&] { return op->name() + "#" + std::to_string(nid); };
     if (m_nodeById.count(nid)) throw GraphError("node id " + std::to_string(nid) + " is used twice");
     std::vector<const Type*> types;
+    std::vector<const NDArray*> constants;
     for (size_t i = 0; i < inputs.size(); ++i) {
         if (!inputs[i]) throw GraphError(where() + ": input " + std::to_string(i) + " is missing");
         if (&inputs[i]->graph() != this)
             throw GraphError(where() + ": input " + std::to_string(i) + " belongs to another graph");
         types.push_back(&inputs[i]->type());
+        constants.push_back(inputs[i]->isConstant() ? &inputs[i]->constantValue() : nullptr);
     }
     std::vector<Type> outTypes;
     try {
-        outTypes = op->inferTypes(types);
+        outTypes = op->inferTypesWithConstants(types, constants);
     } catch (const OpTypeError& e) {
         throw GraphError(where() + ": " + e.what());
     }
@@ -244,6 +246,7 @@ std::vector<std::string> Graph::validate() const {
     std::unordered_map<const Variable*, std::vector<Client>> expected;
     for (Node* n : m_nodeList) {
         std::vector<const Type*> types;
+        std::vector<const NDArray*> constants;
         for (int i = 0; i < n->numInputs(); ++i) {
             Variable* v = n->m_inputs[i];
             if (!v || !findVariable(v->id()) || findVariable(v->id()) != v) {
@@ -254,10 +257,11 @@ std::vector<std::string> Graph::validate() const {
                 problems.push_back(n->label() + ": input " + std::to_string(i) + " comes from an erased node");
             expected[v].push_back(Client{n, i});
             types.push_back(&v->type());
+            constants.push_back(v->isConstant() ? &v->constantValue() : nullptr);
         }
         if (types.size() != n->m_inputs.size()) continue;
         try {
-            auto inferred = n->op().inferTypes(types);
+            auto inferred = n->op().inferTypesWithConstants(types, constants);
             if (inferred.size() != n->m_outputs.size())
                 problems.push_back(n->label() + ": op now has " + std::to_string(inferred.size()) + " outputs");
             else

@@ -59,10 +59,14 @@ void Rewriter::setOutput(int index, Variable* v) {
 
 void Rewriter::setOp(Node* node, OpPtr op) {
     std::vector<const Type*> types;
-    for (Variable* v : node->inputs()) types.push_back(&v->type());
+    std::vector<const NDArray*> constants;
+    for (Variable* v : node->inputs()) {
+        types.push_back(&v->type());
+        constants.push_back(v->isConstant() ? &v->constantValue() : nullptr);
+    }
     std::vector<Type> out;
     try {
-        out = op->inferTypes(types);
+        out = op->inferTypesWithConstants(types, constants);
     } catch (const OpTypeError& e) {
         throw GraphError(node->label() + ": new op " + op->name() + ": " + e.what());
     }

@@ -67,6 +67,16 @@ public:
     /// Output types for these input types; throws OpTypeError naming what is wrong.
     virtual std::vector<Type> inferTypes(std::span<const Type* const> inputs) const = 0;
 
+    /// As inferTypes, also given the values of the inputs that are constants (null
+    /// entries for the others), so static shapes can follow constant dims and indices
+    /// as PyTensor's make_node does (AllocEmpty(2, 7) -> shape (2, 7)). Graph::addNode,
+    /// Graph::validate and Rewriter::setOp call this one. Default: inferTypes.
+    virtual std::vector<Type> inferTypesWithConstants(std::span<const Type* const> inputs,
+                                                      std::span<const NDArray* const> constantValues) const {
+        (void)constantValues;
+        return inferTypes(inputs);
+    }
+
     /// Computes outputs from inputs. `outputs` arrive holding the arrays of the
     /// previous call (or empty); a kernel may reuse one when its shape fits and
     /// nothing else references it (Storage use_count), as PyTensor's storage cells.
