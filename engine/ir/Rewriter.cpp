@@ -1,5 +1,7 @@
 #include "ir/Rewriter.h"
 
+#include "rewrite/Trace.h"
+
 #include <algorithm>
 #include <unordered_set>
 
@@ -17,7 +19,9 @@ Node* Rewriter::create(OpPtr op, std::vector<Variable*> inputs) {
 }
 
 Variable* Rewriter::constant(NDArray value, std::optional<Type> type) {
-    return m_graph.addConstant(std::move(value), std::move(type));
+    Variable* c = m_graph.addConstant(std::move(value), std::move(type));
+    for (auto* l : m_listeners) l->constantCreated(*c);
+    return c;
 }
 
 namespace {
@@ -74,7 +78,7 @@ void Rewriter::setOp(Node* node, OpPtr op) {
         throw GraphError(node->label() + ": new op " + op->name() + " has a different number of outputs");
     OpPtr old = node->opPtr();
     m_graph.setOp(node, std::move(op));
-    for (auto* l : m_listeners) l->opChanged(*node, *old, node->op());
+    for (auto* l : m_listeners) l->opChanged(*node, old, node->opPtr());
 }
 
 void Rewriter::pruneFrom(std::vector<Variable*> candidates) {
@@ -88,6 +92,7 @@ void Rewriter::pruneFrom(std::vector<Variable*> candidates) {
         ids.pop_back();
         if (!v || !v->clients().empty() || v->isGraphInput()) continue;
         if (v->isConstant()) {
+            for (auto* l : m_listeners) l->constantErased(*v);
             m_graph.eraseConstant(v);
             continue;
         }
@@ -110,6 +115,47 @@ void Rewriter::pruneDead() {
     for (Variable* c : m_graph.constants())
         if (c->clients().empty()) candidates.push_back(c);
     pruneFrom(std::move(candidates));
+}
+
+void Rewriter::replayEdit(const GraphEdit& e) {
+    auto var = [&](VarId id) {
+        Variable* v = m_graph.findVariable(id);
+        if (!v) throw GraphError("trace replay: variable " + std::to_string(id) + " does not exist");
+        return v;
+    };
+    auto node = [&](NodeId id) {
+        Node* n = m_graph.findNode(id);
+        if (!n) throw GraphError("trace replay: node " + std::to_string(id) + " does not exist");
+        return n;
+    };
+    switch (e.kind) {
+    case GraphEdit::Kind::CreateNode: {
+        std::vector<Variable*> ins;
+        for (VarId id : e.node.inputs) ins.push_back(var(id));
+        Node* n = m_graph.addNode(e.node.op, std::move(ins), e.node.id, &e.node.outputTypes, &e.node.outputIds);
+        for (size_t i = 0; i < e.node.outputNames.size() && i < n->outputs().size(); ++i)
+            m_graph.setVariableName(n->output(static_cast<int>(i)), e.node.outputNames[i]);
+        break;
+    }
+    case GraphEdit::Kind::EraseNode: m_graph.eraseNode(node(e.node.id)); break;
+    case GraphEdit::Kind::AddConstant:
+        m_graph.addConstant(e.constant.value, e.constant.type, {}, e.constant.id);
+        break;
+    case GraphEdit::Kind::EraseConstant: m_graph.eraseConstant(var(e.constant.id)); break;
+    case GraphEdit::Kind::ReplaceVariable: {
+        Variable* old = var(e.before);
+        Variable* now = var(e.after);
+        const std::vector<Client> clients = old->clients();
+        for (const Client& c : clients) {
+            if (c.isGraphOutput()) m_graph.setOutput(c.index, now);
+            else m_graph.setInput(c.node, c.index, now);
+        }
+        break;
+    }
+    case GraphEdit::Kind::SetInput: m_graph.setInput(node(e.nodeId), e.index, var(e.after)); break;
+    case GraphEdit::Kind::SetOutput: m_graph.setOutput(e.index, var(e.after)); break;
+    case GraphEdit::Kind::SetOp: m_graph.setOp(node(e.nodeId), e.opAfter); break;
+    }
 }
 
 void Rewriter::beginRewrite(std::string_view name, const Node* root) {

@@ -9,10 +9,15 @@
 
 namespace tl {
 
+struct GraphEdit;  // rewrite/Trace.h
+
 class RewriteListener {
 public:
     virtual ~RewriteListener() = default;
     virtual void nodeCreated(const Node&) {}
+    virtual void constantCreated(const Variable&) {}
+    /// Called just before the constant is destroyed.
+    virtual void constantErased(const Variable&) {}
     /// Called just before the node is destroyed.
     virtual void nodeErased(const Node&) {}
     /// Every client of `old` now uses `replacement`.
@@ -20,7 +25,7 @@ public:
     virtual void inputChanged(const Node&, int /*index*/, const Variable& /*old*/, const Variable& /*now*/) {}
     virtual void outputChanged(int /*index*/, const Variable& /*old*/, const Variable& /*now*/) {}
     /// The node's op was swapped for an equivalent one (inplace, resized buffer, renamed scan).
-    virtual void opChanged(const Node&, const Op& /*old*/, const Op& /*now*/) {}
+    virtual void opChanged(const Node&, const OpPtr& /*old*/, const OpPtr& /*now*/) {}
     virtual void rewriteBegin(std::string_view /*rewrite*/, const Node* /*root*/) {}
     virtual void rewriteEnd(std::string_view /*rewrite*/, bool /*changed*/) {}
     /// A rewrite looked at `node` and did not fire, for this reason.
@@ -49,6 +54,9 @@ public:
     void setOp(Node* node, OpPtr op);
     /// Erases every node and constant no graph output depends on.
     void pruneDead();
+
+    /// Re-applies one recorded edit exactly (no pruning, no listeners): trace replay.
+    void replayEdit(const GraphEdit& edit);
 
     void beginRewrite(std::string_view name, const Node* root);
     void endRewrite(std::string_view name, bool changed);

@@ -1,0 +1,126 @@
+#pragma once
+// The rewrite trace: every change the pipeline made, as replayable primitive
+// edits grouped into steps (SEMANTICS.md §6). The GUI steps through it; the
+// JSON form is documented in docs/trace-format.md.
+#include "ir/Graph.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tl {
+
+/// Everything needed to recreate a node during replay.
+struct NodeSnapshot {
+    NodeId id = 0;
+    OpPtr op;
+    std::vector<VarId> inputs;
+    std::vector<VarId> outputIds;
+    std::vector<Type> outputTypes;
+    std::vector<std::string> outputNames;
+};
+
+/// A constant added by a rewrite.
+struct ConstantSnapshot {
+    VarId id = 0;
+    Type type;
+    NDArray value;
+};
+
+/// One primitive graph edit, in the order the Rewriter made it.
+struct GraphEdit {
+    enum class Kind : uint8_t { CreateNode, EraseNode, AddConstant, EraseConstant, ReplaceVariable, SetInput, SetOutput, SetOp };
+    Kind kind = Kind::CreateNode;
+    NodeSnapshot node;           // CreateNode, EraseNode
+    ConstantSnapshot constant;   // AddConstant, EraseConstant
+    NodeId nodeId = -1;          // SetInput, SetOp
+    int index = 0;               // SetInput, SetOutput
+    VarId before = -1, after = -1;  // ReplaceVariable, SetInput, SetOutput
+    OpPtr opBefore, opAfter;     // SetOp
+};
+
+/// A named fact about a node that changed (buffer shape, destroy map, merged state...).
+struct AttributeChange {
+    NodeId node = -1;
+    std::string key;     // "buffer_shape", "destroy_map", "merged_state", "fused", "n_steps", "buffer_rule"
+    std::string before;  // "(11, 7)"
+    std::string after;   // "(1, 7)"
+    std::string detail;  // why: "exact: the only reader of the oldest tap is elementwise"
+};
+
+/// A rewrite that looked at a node and did not fire (recorded with --explain).
+struct MatchFailure {
+    std::string rewrite;
+    NodeId node = -1;
+    std::string reason;
+};
+
+struct TraceStep {
+    int index = 0;
+    std::string phase;
+    std::string rewrite;
+    std::optional<NodeId> root;
+    std::vector<GraphEdit> edits;
+    std::vector<AttributeChange> attributes;
+    /// Nodes created by cloning: new id -> source id (provenance through clones).
+    std::map<NodeId, NodeId> clonedFrom;
+    double seconds = 0.0;
+
+    std::vector<NodeId> createdNodes() const;
+    std::vector<NodeId> erasedNodes() const;
+    /// (old, new) variable pairs of ReplaceVariable / SetInput / SetOutput edits.
+    std::vector<std::pair<VarId, VarId>> rewiredVariables() const;
+};
+
+class Trace {
+public:
+    Trace() = default;
+    explicit Trace(std::unique_ptr<Graph> original) : m_original(std::move(original)) {}
+
+    const Graph& original() const { return *m_original; }
+    bool hasOriginal() const { return m_original != nullptr; }
+    void setOriginal(std::unique_ptr<Graph> g) { m_original = std::move(g); }
+
+    const std::vector<TraceStep>& steps() const { return m_steps; }
+    std::vector<TraceStep>& steps() { return m_steps; }
+    size_t size() const { return m_steps.size(); }
+
+    /// Match failures recorded with explain on, keyed by the step they happened
+    /// before (i.e. failures[k] happened while the graph was graphAt(k)).
+    std::map<int, std::vector<MatchFailure>>& failures() { return m_failures; }
+    const std::map<int, std::vector<MatchFailure>>& failures() const { return m_failures; }
+
+    /// Settings the pipeline ran with (mode, excluded rewrites), for display and re-runs.
+    std::map<std::string, std::string>& settings() { return m_settings; }
+    const std::map<std::string, std::string>& settings() const { return m_settings; }
+
+private:
+    std::unique_ptr<Graph> m_original;
+    std::vector<TraceStep> m_steps;
+    std::map<int, std::vector<MatchFailure>> m_failures;
+    std::map<std::string, std::string> m_settings;
+};
+
+/// graphAt(k): the graph after the first k steps (graphAt(0) is the original).
+/// Keeps checkpoints every few steps so moving to a neighbouring step replays
+/// a handful of edits instead of copying or rebuilding the graph.
+class TraceReplayer {
+public:
+    explicit TraceReplayer(const Trace& trace, int checkpointEvery = 32);
+    ~TraceReplayer();
+    /// The graph after k steps; the reference stays valid until the next call.
+    const Graph& graphAt(int k);
+    int current() const { return m_current; }
+
+private:
+    void applyStep(Graph& g, const TraceStep& step);
+    const Trace& m_trace;
+    int m_every;
+    std::map<int, std::unique_ptr<Graph>> m_checkpoints;
+    std::unique_ptr<Graph> m_graph;
+    int m_current = -1;
+};
+
+} // namespace tl
