@@ -1,0 +1,29 @@
+#pragma once
+// PyTensor's DestroyHandler as queries: which storage each variable aliases,
+// which node destroys it, and the orderings that make destruction safe (every
+// other reader of the old value runs before the destroyer).
+#include "ir/Graph.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tl {
+
+/// The variable whose storage `v` aliases through view_map / destroy_map (itself if none).
+const Variable* aliasRoot(const Variable& v);
+
+/// Problems that make the graph's destruction unsafe: a constant, a graph input or a
+/// graph output destroyed; two destroyers of one storage; a value still needed after
+/// it was destroyed (ordering cycle). Empty when valid.
+std::vector<std::string> destroyHandlerProblems(const Graph& g);
+
+/// (reader, destroyer) pairs: `reader` must run before `destroyer`.
+std::vector<std::pair<const Node*, const Node*>> destroyOrderings(const Graph& g);
+
+/// Whether `node` may overwrite its input `inputIndex` (as an inplace rewrite would make it);
+/// nullopt when safe, otherwise the reason it is not.
+std::optional<std::string> whyCannotDestroy(const Node& node, int inputIndex);
+
+} // namespace tl

@@ -1,0 +1,83 @@
+#include "rewrite/EquilibriumDriver.h"
+
+#include <algorithm>
+#include <deque>
+#include <unordered_set>
+
+namespace tl {
+
+namespace {
+// Collects the nodes a rewrite touched so they are offered again.
+class TouchedNodes : public RewriteListener {
+public:
+    std::vector<NodeId> nodes;
+    void nodeCreated(const Node& n) override { nodes.push_back(n.id()); }
+    void variableReplaced(const Variable&, const Variable& now) override { addClients(now); }
+    void inputChanged(const Node& n, int, const Variable&, const Variable&) override { nodes.push_back(n.id()); }
+    void opChanged(const Node& n, const OpPtr&, const OpPtr&) override { nodes.push_back(n.id()); }
+
+private:
+    void addClients(const Variable& v) {
+        for (const Client& c : v.clients())
+            if (c.node) nodes.push_back(c.node->id());
+        if (v.owner()) nodes.push_back(v.owner()->id());
+    }
+};
+} // namespace
+
+EquilibriumDriver::EquilibriumDriver(std::string name, std::vector<std::string> tags,
+                                     std::vector<const NodeRewrite*> rewrites, int maxRewrites)
+    : m_name(std::move(name)), m_tags(std::move(tags)), m_rewrites(rewrites), m_enabled(std::move(rewrites)),
+      m_maxRewrites(maxRewrites) {}
+
+bool EquilibriumDriver::run(Rewriter& rewriter, const RewriteOptions& options) {
+    Graph& g = rewriter.graph();
+    m_fired = 0;
+    m_converged = true;
+    // Rewrites by root kind, so each node only meets the rewrites that can fire on it.
+    std::vector<std::vector<const NodeRewrite*>> byKind(kNumOpKinds);
+    for (const NodeRewrite* r : m_enabled)
+        for (OpKind k : r->rootKinds()) byKind[static_cast<int>(k)].push_back(r);
+
+    std::deque<NodeId> work;
+    std::unordered_set<NodeId> queued;
+    for (Node* n : g.toposort()) {
+        work.push_back(n->id());
+        queued.insert(n->id());
+    }
+    TouchedNodes touched;
+    rewriter.addListener(&touched);
+    bool changed = false;
+    while (!work.empty()) {
+        NodeId id = work.front();
+        work.pop_front();
+        queued.erase(id);
+        Node* node = g.findNode(id);
+        if (!node) continue;  // erased by an earlier rewrite
+        for (const NodeRewrite* r : byKind[static_cast<int>(node->op().kind())]) {
+            MatchResult m = r->match(*node, options);
+            if (!m) {
+                if (options.explain && !m.whyNot.empty()) rewriter.matchFailure(r->name(), *node, m.whyNot);
+                continue;
+            }
+            if (m_fired >= m_maxRewrites) {
+                m_converged = false;
+                rewriter.removeListener(&touched);
+                return changed;
+            }
+            touched.nodes.clear();
+            rewriter.beginRewrite(r->name(), node);
+            r->apply(rewriter, *node, *m.match, options);
+            rewriter.endRewrite(r->name(), true);
+            ++m_fired;
+            changed = true;
+            for (NodeId t : touched.nodes)
+                if (queued.insert(t).second) work.push_back(t);
+            break;  // the node may be gone or different: offer it again if it was touched
+        }
+    }
+    rewriter.removeListener(&touched);
+    return changed;
+}
+
+} // namespace tl
