@@ -12,12 +12,6 @@ namespace tl {
     }
 TL_PENDING(Scalar)
 TL_PENDING(Elemwise)
-TL_PENDING(DimShuffle)
-TL_PENDING(Unbroadcast)
-TL_PENDING(SpecifyShape)
-TL_PENDING(Shape)
-TL_PENDING(ShapeI)
-TL_PENDING(Reshape)
 TL_PENDING(Join)
 TL_PENDING(Dot)
 TL_PENDING(Reduce)

@@ -1,0 +1,28 @@
+#pragma once
+// Reshape{ndim}(x, shape): shape is a 1-d integer tensor of length ndim; one entry
+// may be -1 (inferred). A view of x when x is C-contiguous, else a copy.
+#include "ops/Op.h"
+
+namespace tl {
+
+class ReshapeOp final : public Op {
+public:
+    explicit ReshapeOp(int ndim);
+    int ndim() const { return m_ndim; }
+
+    std::string name() const override { return "Reshape{" + std::to_string(m_ndim) + "}"; }
+    std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
+    std::vector<Type> inferTypesWithConstants(std::span<const Type* const> inputs,
+                                              std::span<const NDArray* const> constants) const override;
+    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    AliasMap viewMap() const override { return {{0, {0}}}; }
+    nlohmann::json params() const override;
+    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
+
+private:
+    int m_ndim;
+};
+
+OpPtr makeReshape(int ndim);
+
+} // namespace tl

@@ -1,0 +1,25 @@
+#pragma once
+// SpecifyShape(x, d0, d1, ...): x, with its shape asserted at run time and made
+// static where the dims are constants. A view of x. (PyTensor's None dims, printed
+// as NoneConst inputs, are not represented: every dim is an input.)
+#include "ops/Op.h"
+
+namespace tl {
+
+class SpecifyShapeOp final : public Op {
+public:
+    SpecifyShapeOp() : Op(OpKind::SpecifyShape) {}
+
+    std::string name() const override { return "SpecifyShape"; }
+    std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
+    std::vector<Type> inferTypesWithConstants(std::span<const Type* const> inputs,
+                                              std::span<const NDArray* const> constants) const override;
+    /// Throws ExecError naming every dim that differs.
+    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    AliasMap viewMap() const override { return {{0, {0}}}; }
+    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
+};
+
+OpPtr makeSpecifyShape();
+
+} // namespace tl
