@@ -123,6 +123,12 @@ public:
     Variable* findVariable(VarId id) const;
     NodeId nextNodeId() const { return m_nextNodeId; }
     VarId nextVarId() const { return m_nextVarId; }
+    /// Raises the next ids handed out (never lowers them): a loaded graph keeps
+    /// the ids it had already used, so ids of deleted nodes are never reused.
+    void reserveIds(NodeId nextNode, VarId nextVar) {
+        if (nextNode > m_nextNodeId) m_nextNodeId = nextNode;
+        if (nextVar > m_nextVarId) m_nextVarId = nextVar;
+    }
 
     /// Deep copy with the same ids (ops are shared: they are immutable).
     std::unique_ptr<Graph> clone() const;
