@@ -25,9 +25,17 @@ Storage::Storage(size_t bytes) : m_bytes(bytes), m_tracker(t_tracker) {
     if (m_tracker) m_tracker->allocated(m_bytes);
 }
 
+Storage::Storage(LentTag, void* data, size_t bytes) : m_data(data), m_bytes(bytes), m_lent(true) {}
+
 Storage::~Storage() {
+    if (m_lent) return;
     std::free(m_data);
     if (m_tracker) m_tracker->released(m_bytes);
+}
+
+void Storage::untrack() {
+    if (m_tracker) m_tracker->released(m_bytes);
+    m_tracker = nullptr;
 }
 
 size_t NDArray::maxAllocationBytes() { return g_maxAllocationBytes.load(); }
@@ -205,6 +213,12 @@ void NDArray::assign(const NDArray& src) const {
 }
 
 NDArray NDArray::copy() const { return astype(m_dtype); }
+
+NDArray NDArray::lend() const {
+    NDArray v = *this;
+    if (m_storage) v.m_storage = std::make_shared<Storage>(Storage::LentTag{}, m_storage->data(), m_storage->bytes());
+    return v;
+}
 
 NDArray NDArray::astype(DType dtype) const {
     NDArray out = empty(dtype, m_shape);

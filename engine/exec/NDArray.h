@@ -21,16 +21,25 @@ using Strides = std::vector<int64_t>;  // in elements, may be 0 (broadcast) or n
 class Storage {
 public:
     explicit Storage(size_t bytes);
+    /// Non-owning storage over bytes another Storage owns: never freed, never counted.
+    /// Scan lends its buffer rows to its inner function through one (see NDArray::lend).
+    struct LentTag {};
+    Storage(LentTag, void* data, size_t bytes);
     ~Storage();
     Storage(const Storage&) = delete;
     Storage& operator=(const Storage&) = delete;
     void* data() const { return m_data; }
     size_t bytes() const { return m_bytes; }
+    bool isLent() const { return m_lent; }
+    /// Reports the bytes released now and stops reporting: for arrays that outlive the
+    /// run (and the MemoryTracker) that allocated them, e.g. a graph's returned outputs.
+    void untrack();
 
 private:
     void* m_data = nullptr;
     size_t m_bytes = 0;
     MemoryTracker* m_tracker = nullptr;
+    bool m_lent = false;
 };
 
 /// Thrown for absurd or impossible allocations (negative dims, overflow,
@@ -83,6 +92,14 @@ public:
 
     /// A view with new shape/strides/offset over the same storage.
     NDArray view(Shape shape, Strides strides, int64_t offset) const;
+    /// The same elements seen through a new lent Storage (Storage::LentTag): a kernel that
+    /// finds the result alone in its output cell (use_count 1) writes straight into this
+    /// array's memory, which is how Scan preallocates inner outputs in its buffer rows, as
+    /// PyTensor does. This array's storage must outlive the result.
+    NDArray lend() const;
+    /// Re-points this view at another element offset of the same storage, so a loop can
+    /// walk rows without allocating. The caller guarantees the bounds.
+    void setOffset(int64_t offset) { m_offset = offset; }
     /// A C-contiguous deep copy.
     NDArray copy() const;
     /// Deep copy converted to dtype.
