@@ -215,8 +215,13 @@ void NDArray::assign(const NDArray& src) const {
 NDArray NDArray::copy() const { return astype(m_dtype); }
 
 NDArray NDArray::lend() const {
-    NDArray v = *this;
-    if (m_storage) v.m_storage = std::make_shared<Storage>(Storage::LentTag{}, m_storage->data(), m_storage->bytes());
+    if (!m_storage || !isContiguous()) throw std::invalid_argument("lend: only a valid C-contiguous array can be lent");
+    NDArray v;
+    v.m_storage = std::make_shared<Storage>(Storage::LentTag{}, rawData(), nbytes());
+    v.m_dtype = m_dtype;
+    v.m_shape = m_shape;
+    v.m_strides = contiguousStrides(m_shape);
+    v.m_offset = 0;
     return v;
 }
 

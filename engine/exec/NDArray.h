@@ -31,6 +31,11 @@ public:
     void* data() const { return m_data; }
     size_t bytes() const { return m_bytes; }
     bool isLent() const { return m_lent; }
+    /// Points a lent storage at other bytes of the same size (Scan moves its lent row
+    /// to the next buffer row each step without allocating). No-op for owning storage.
+    void relend(void* data) {
+        if (m_lent) m_data = data;
+    }
     /// Reports the bytes released now and stops reporting: for arrays that outlive the
     /// run (and the MemoryTracker) that allocated them, e.g. a graph's returned outputs.
     void untrack();
@@ -92,10 +97,11 @@ public:
 
     /// A view with new shape/strides/offset over the same storage.
     NDArray view(Shape shape, Strides strides, int64_t offset) const;
-    /// The same elements seen through a new lent Storage (Storage::LentTag): a kernel that
-    /// finds the result alone in its output cell (use_count 1) writes straight into this
-    /// array's memory, which is how Scan preallocates inner outputs in its buffer rows, as
-    /// PyTensor does. This array's storage must outlive the result.
+    /// A C-contiguous array's elements seen through a new lent Storage (Storage::LentTag)
+    /// spanning exactly them (offset 0): a kernel that finds the result alone in its output
+    /// cell (use_count 1) writes straight into this array's memory, which is how Scan
+    /// preallocates inner outputs in its buffer rows, as PyTensor does. This array's
+    /// storage must outlive the result. Throws std::invalid_argument if not contiguous.
     NDArray lend() const;
     /// Re-points this view at another element offset of the same storage, so a loop can
     /// walk rows without allocating. The caller guarantees the bounds.
