@@ -1,0 +1,84 @@
+#include "cli/Commands.h"
+
+namespace tl::cli {
+
+const std::vector<Command>& commands() {
+    static const std::vector<Command> kCommands = {
+        {"example", "list the built-in examples or write one as a JSON graph",
+         "Usage: tensorlens example --list\n"
+         "       tensorlens example NAME -o FILE.json\n\n"
+         "The built-in examples: the seed bug report's two programs (seed_rop, seed_dup) and\n"
+         "one per PyTensor reference case (shared/oracle/<case>).\n\n"
+         "Options:\n"
+         "  --list             list the examples with a one-line description\n"
+         "  -o, --output FILE  where to write the graph (default: standard output)\n",
+         &cmdExample},
+        {"run", "execute a graph on the CPU and print its outputs",
+         "Usage: tensorlens run FILE.json [--inputs IN.json | --seed N] [--json]\n\n"
+         "IN.json maps input names to values: a nested list, or {\"dtype\", \"shape\", \"data\"}.\n"
+         "Without --inputs, inputs are seeded random values (--seed, default 0).\n\n"
+         "Options:\n"
+         "  --inputs FILE   input values\n"
+         "  --seed N        seed for random inputs\n"
+         "  --json          print {\"outputs\": [{\"name\", \"dtype\", \"shape\", \"data\"}], \"peak_bytes\": N}\n"
+         "                  with floats that read back exactly\n"
+         "  --step N        with --trace: run the graph after step N\n"
+         "  --trace FILE    a rewrite trace (from `tensorlens rewrite --trace`)\n",
+         &cmdRun},
+        {"print", "print a graph as PyTensor's dprint does",
+         "Usage: tensorlens print FILE.json [--type] [--shape] [--destroy-map] [--view-map] [--op-info] [--topo]\n"
+         "       tensorlens print --trace TRACE.json --step N [options]\n\n"
+         "Options:\n"
+         "  --type          print types <Matrix(float64, shape=(?, 7))>\n"
+         "  --shape         print shape=(...)\n"
+         "  --destroy-map   print d={...}\n"
+         "  --view-map      print v={...}\n"
+         "  --op-info       print Scan tags (outer_in_sit_sot-0 ...)\n"
+         "  --topo          print topological indices as PyTensor does for compiled graphs\n"
+         "  --trace FILE    print a step of a rewrite trace\n"
+         "  --step N        the step (0 = the original graph)\n",
+         &cmdPrint},
+        {"rewrite", "run the FAST_RUN-like rewrite pipeline and record its trace",
+         "Usage: tensorlens rewrite IN.json -o OUT.json [--trace TRACE.json] [--mode exact|pytensor]\n"
+         "                          [--exclude NAME|TAG]... [--include NAME|TAG]... [--explain] [--list]\n\n"
+         "Options:\n"
+         "  -o, --output FILE   the rewritten graph\n"
+         "  --trace FILE        save every rewrite step (docs/trace-format.md)\n"
+         "  --mode MODE         scan buffer sizing: exact (default, proven-safe minimum) or pytensor\n"
+         "                      (as PyTensor's C backend: one extra row when buffers are reused)\n"
+         "  --exclude NAME      skip a rewrite, pass or tag (repeatable)\n"
+         "  --include NAME      run a rewrite that is off by default or excluded by a tag (repeatable)\n"
+         "  --explain           record which rewrites were tried at each node and why they did not fire\n"
+         "  --list              list the pipeline's phases and rewrites with their tags\n",
+         &cmdRewrite},
+        {"trace", "list the steps of a rewrite trace",
+         "Usage: tensorlens trace TRACE.json [--explain]\n\n"
+         "One line per step: step number, phase, rewrite, root node, then what changed.\n"
+         "  --explain   also list the recorded match failures\n",
+         &cmdTrace},
+        {"verify", "run the graph after every rewrite step and find the first that changes the outputs",
+         "Usage: tensorlens verify IN.json [--inputs IN.json | --seed N] [--mode exact|pytensor]\n"
+         "                         [--exclude NAME]... [--rtol X] [--atol X]\n\n"
+         "Rewrites IN.json, then executes the original graph and the graph after each step on the same\n"
+         "inputs. Exit code 0 when every step keeps the outputs, 1 at the first step that does not.\n",
+         &cmdVerify},
+        {"export", "render a graph (or a trace step) to SVG, PNG, DOT, JSON or dprint text",
+         "Usage: tensorlens export FILE.json [--trace TRACE.json --step N] -o OUT.(svg|png|dot|json|txt)\n\n"
+         "SVG and PNG are the GUI's scene with its highlights, rendered offscreen (no display needed).\n",
+         &cmdExport},
+        {"import-dprint", "read PyTensor dprint text into a JSON graph",
+         "Usage: tensorlens import-dprint FILE.txt -o OUT.json\n\n"
+         "Reads the output of pytensor.dprint (any options, Inner graphs included). What had to be\n"
+         "inferred or could not be known is reported on stderr.\n",
+         &cmdImportDprint},
+    };
+    return kCommands;
+}
+
+const Command* findCommand(const std::string& name) {
+    for (const Command& c : commands())
+        if (name == c.name) return &c;
+    return nullptr;
+}
+
+} // namespace tl::cli
