@@ -1,0 +1,17 @@
+// TEMPORARY while the engine pieces land: commands not wired yet say so.
+#include "cli/Commands.h"
+
+#include <stdexcept>
+
+namespace tl::cli {
+#define TL_PENDING_CMD(fn, name) \
+    int fn(const std::vector<std::string>&) { throw std::runtime_error(name " is not wired up yet"); }
+TL_PENDING_CMD(cmdExample, "example")
+TL_PENDING_CMD(cmdRun, "run")
+TL_PENDING_CMD(cmdPrint, "print")
+TL_PENDING_CMD(cmdRewrite, "rewrite")
+TL_PENDING_CMD(cmdTrace, "trace")
+TL_PENDING_CMD(cmdVerify, "verify")
+TL_PENDING_CMD(cmdExport, "export")
+TL_PENDING_CMD(cmdImportDprint, "import-dprint")
+} // namespace tl::cli
