@@ -35,6 +35,30 @@ int ScanInfo::innerOutMitSot() const {
     return n;
 }
 
+int ScanInfo::innerInTap(int s, int k) const {
+    if (s < nMitMot()) {
+        int n = innerInMitMot();
+        for (int m = 0; m < s; ++m) n += static_cast<int>(mitMotInTaps[m].size());
+        return n + k;
+    }
+    s -= nMitMot();
+    if (s < nMitSot()) {
+        int n = innerInMitSot();
+        for (int m = 0; m < s; ++m) n += static_cast<int>(mitSotTaps[m].size());
+        return n + k;
+    }
+    return innerInSitSot() + (s - nMitSot()) + k;
+}
+
+int ScanInfo::innerOutState(int s) const {
+    if (s < nMitMot()) {
+        int n = 0;
+        for (int m = 0; m < s; ++m) n += static_cast<int>(mitMotOutTaps[m].size());
+        return n;
+    }
+    return innerOutMitSot() + (s - nMitMot());
+}
+
 std::vector<int> ScanInfo::stateTaps(int s) const {
     if (s < nMitMot()) return mitMotInTaps[s];
     s -= nMitMot();

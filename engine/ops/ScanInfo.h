@@ -61,6 +61,10 @@ struct ScanInfo {
     int innerOutUntraced() const { return innerOutNitSot() + nNitSot; }
     int numInnerOutputs() const { return innerOutUntraced() + nUntraced + (asWhile ? 1 : 0); }
 
+    /// Inner input index of tap k of traced state s.
+    int innerInTap(int s, int k) const;
+    /// Inner output index of traced state s (mit_mot: of its first output tap).
+    int innerOutState(int s) const;
     /// Input taps of traced state s (0-based over mit_mot, mit_sot, sit_sot in that order).
     std::vector<int> stateTaps(int s) const;
     /// Rows before the first new one in a traced state's buffer: -min(taps) (mit_mot: see impl).
