@@ -14,5 +14,4 @@ TL_PENDING(Scalar)
 TL_PENDING(Elemwise)
 TL_PENDING(Join)
 TL_PENDING(IncSubtensor)
-TL_PENDING(Scan)
 } // namespace tl

@@ -1,0 +1,29 @@
+#include "exec/ExecContext.h"
+
+#include "exec/Executor.h"
+#include "ir/Graph.h"
+
+namespace tl {
+
+ExecContext::ExecContext() = default;
+
+ExecContext::~ExecContext() {
+    // Compiled graphs first: their cells' storages report to m_tracker.
+    m_inner.clear();
+}
+
+CompiledGraph& ExecContext::innerGraph(const std::shared_ptr<const Graph>& graph) {
+    if (graph.get() == m_lastGraph) return *m_lastCompiled;
+    auto it = m_inner.find(graph.get());
+    if (it == m_inner.end()) {
+        CompiledGraph::Options opts;
+        opts.freeIntermediates = false;  // as PyTensor's scan inner function (allow_gc=False)
+        Entry e{graph, std::make_unique<CompiledGraph>(*graph, opts)};
+        it = m_inner.emplace(graph.get(), std::move(e)).first;
+    }
+    m_lastGraph = graph.get();
+    m_lastCompiled = it->second.compiled.get();
+    return *m_lastCompiled;
+}
+
+} // namespace tl

@@ -1,0 +1,374 @@
+#include "exec/Executor.h"
+
+#include <algorithm>
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tl {
+
+namespace {
+
+// The input output `k` of `n` aliases through `map`, or -1.
+int aliasedInput(const AliasMap& map, int k) {
+    auto it = map.find(k);
+    return it == map.end() || it->second.empty() ? -1 : it->second.front();
+}
+
+std::string describeInput(int i, const Variable* v) {
+    std::string s = "input " + std::to_string(i);
+    if (v && !v->name().empty()) s += " ('" + v->name() + "')";
+    return s;
+}
+
+// Whether `a` may stand for a variable of type `t` (dtype, rank, known dims).
+bool fitsType(const NDArray& a, const Type& t) {
+    if (!a.valid() || a.dtype() != t.dtype) return false;
+    if (t.isScalarType()) return a.ndim() == 0;
+    if (a.ndim() != t.ndim()) return false;
+    for (int d = 0; d < t.ndim(); ++d)
+        if (t.shape[d] != kUnknownDim && t.shape[d] != a.dim(d)) return false;
+    return true;
+}
+
+} // namespace
+
+CompiledGraph::CompiledGraph(const Graph& graph, Options options) : m_graph(graph), m_options(options) { plan(); }
+
+CompiledGraph::~CompiledGraph() = default;
+
+void CompiledGraph::plan() {
+    const Graph& g = m_graph;
+    m_numInputs = static_cast<int>(g.inputs().size());
+
+    // 1. The nodes the outputs need (iterative walk up from the outputs).
+    std::unordered_set<const Node*> needed;
+    {
+        std::vector<const Node*> stack;
+        for (Variable* o : g.outputs())
+            if (o->owner() && needed.insert(o->owner()).second) stack.push_back(o->owner());
+        while (!stack.empty()) {
+            const Node* n = stack.back();
+            stack.pop_back();
+            for (Variable* in : n->inputs())
+                if (in->owner() && needed.insert(in->owner()).second) stack.push_back(in->owner());
+        }
+    }
+    std::vector<const Node*> topo;
+    std::unordered_map<const Node*, int> topoIndex;
+    for (Node* n : g.toposort())
+        if (needed.count(n)) {
+            topoIndex[n] = static_cast<int>(topo.size());
+            topo.push_back(n);
+        }
+    auto isNeeded = [&](const Node* n) { return n && needed.count(n) != 0; };
+
+    // 2. Aliasing. viewParent follows view_map only: as in PyTensor's DestroyHandler, the
+    // output of a destroyer starts a new value even though it reuses the memory.
+    // memParent follows both maps: which memory a variable really sits in.
+    std::unordered_map<const Variable*, const Variable*> viewParent, memParent;
+    std::unordered_map<const Variable*, std::vector<const Variable*>> viewChildren;
+    for (const Node* n : topo) {
+        const AliasMap vm = n->op().viewMap(), dm = n->op().destroyMap();
+        for (int k = 0; k < n->numOutputs(); ++k) {
+            int vi = aliasedInput(vm, k), di = aliasedInput(dm, k);
+            if (vi >= 0 && vi < n->numInputs()) {
+                viewParent[n->output(k)] = n->input(vi);
+                viewChildren[n->input(vi)].push_back(n->output(k));
+            }
+            int mi = vi >= 0 ? vi : di;
+            if (mi >= 0 && mi < n->numInputs()) memParent[n->output(k)] = n->input(mi);
+        }
+    }
+    auto rootOf = [](const std::unordered_map<const Variable*, const Variable*>& parent, const Variable* v) {
+        for (auto it = parent.find(v); it != parent.end(); it = parent.find(v)) v = it->second;
+        return v;
+    };
+    auto viewTree = [&](const Variable* root) {
+        std::vector<const Variable*> out{root};
+        for (size_t i = 0; i < out.size(); ++i) {
+            auto it = viewChildren.find(out[i]);
+            if (it != viewChildren.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+        }
+        return out;
+    };
+
+    // 3. Destroy orderings: every other reader of a destroyed value's view tree runs first.
+    std::unordered_map<const Node*, std::vector<const Node*>> extraSucc;
+    std::unordered_map<const Node*, std::vector<int>> copyInputs;
+    std::unordered_set<const Variable*> destroyedRoots;
+    auto reaches = [&](const Node* from, const std::unordered_set<const Node*>& targets) {
+        std::vector<const Node*> stack{from};
+        std::unordered_set<const Node*> seen{from};
+        while (!stack.empty()) {
+            const Node* n = stack.back();
+            stack.pop_back();
+            if (n != from && targets.count(n)) return true;
+            auto push = [&](const Node* m) {
+                if (isNeeded(m) && seen.insert(m).second) stack.push_back(m);
+            };
+            for (Variable* o : n->outputs())
+                for (const Client& c : o->clients()) push(c.node);
+            auto it = extraSucc.find(n);
+            if (it != extraSucc.end())
+                for (const Node* m : it->second) push(m);
+        }
+        return false;
+    };
+    for (const Node* d : topo) {
+        for (auto& [k, ins] : d->op().destroyMap()) {
+            for (int i : ins) {
+                if (i < 0 || i >= d->numInputs()) continue;
+                const Variable* root = rootOf(viewParent, d->input(i));
+                bool protect = !root->owner() || destroyedRoots.count(root) != 0;
+                std::unordered_set<const Node*> readers;
+                for (const Variable* a : viewTree(root))
+                    for (const Client& c : a->clients()) {
+                        if (c.isGraphOutput()) protect = true;
+                        else if (c.node != d && isNeeded(c.node)) readers.insert(c.node);
+                    }
+                for (int j = 0; j < d->numInputs() && !protect; ++j)
+                    if (j != i && rootOf(viewParent, d->input(j)) == root) protect = true;
+                if (!protect && reaches(d, readers)) protect = true;
+                if (protect) {
+                    copyInputs[d].push_back(i);
+                    continue;
+                }
+                destroyedRoots.insert(root);
+                for (const Node* r : readers) extraSucc[r].push_back(d);
+            }
+        }
+        if (copyInputs.count(d)) m_protectedDestroyers.push_back(d);
+    }
+
+    // 4. Execution order: Kahn's algorithm, ties broken by the toposort position.
+    {
+        std::unordered_map<const Node*, int> indegree;
+        std::unordered_map<const Node*, std::vector<const Node*>> succ;
+        for (const Node* n : topo) indegree[n];
+        for (const Node* n : topo) {
+            std::unordered_set<const Node*> preds;
+            for (Variable* in : n->inputs())
+                if (isNeeded(in->owner())) preds.insert(in->owner());
+            for (const Node* p : preds) succ[p].push_back(n);
+            indegree[n] += static_cast<int>(preds.size());
+        }
+        for (auto& [r, ds] : extraSucc)
+            for (const Node* d : ds) {
+                succ[r].push_back(d);
+                ++indegree[d];
+            }
+        auto later = [&](const Node* a, const Node* b) { return topoIndex[a] > topoIndex[b]; };
+        std::priority_queue<const Node*, std::vector<const Node*>, decltype(later)> ready(later);
+        for (const Node* n : topo)
+            if (indegree[n] == 0) ready.push(n);
+        while (!ready.empty()) {
+            const Node* n = ready.top();
+            ready.pop();
+            m_order.push_back(n);
+            for (const Node* s : succ[n])
+                if (--indegree[s] == 0) ready.push(s);
+        }
+        if (m_order.size() != topo.size())
+            throw GraphError("cannot order the graph's nodes: destroy orderings form a cycle");
+    }
+
+    // 5. Slots: graph inputs, constants, then each node's outputs consecutively.
+    std::unordered_map<const Variable*, uint32_t> slotOf;
+    uint32_t next = 0;
+    for (Variable* in : g.inputs()) slotOf[in] = next++;
+    std::vector<const Variable*> constantVars;
+    auto constantSlot = [&](const Variable* v) {
+        auto [it, fresh] = slotOf.emplace(v, next);
+        if (fresh) {
+            m_constantSlots.push_back(next);
+            constantVars.push_back(v);
+            ++next;
+        }
+        return it->second;
+    };
+    for (const Node* n : m_order)
+        for (Variable* in : n->inputs())
+            if (in->isConstant()) constantSlot(in);
+    for (Variable* o : g.outputs())
+        if (o->isConstant()) constantSlot(o);
+    for (const Node* n : m_order)
+        for (Variable* o : n->outputs()) slotOf[o] = next++;
+    m_values.assign(next, NDArray());
+    for (size_t c = 0; c < constantVars.size(); ++c) m_values[m_constantSlots[c]] = constantVars[c]->constantValue();
+    auto slot = [&](const Variable* v, const std::string& where) {
+        auto it = slotOf.find(v);
+        if (it == slotOf.end())
+            throw GraphError(where + ": variable " + std::to_string(v->id()) +
+                             " is neither a graph input, a constant nor computed by a node");
+        return it->second;
+    };
+
+    // 6. Last uses and the steps.
+    std::vector<int> lastUse(next, -1);
+    std::vector<char> isOutput(next, 0);
+    for (Variable* o : g.outputs()) isOutput[slot(o, "graph output")] = 1;
+    for (size_t si = 0; si < m_order.size(); ++si) {
+        const Node* n = m_order[si];
+        for (Variable* in : n->inputs()) lastUse[slot(in, n->label())] = static_cast<int>(si);
+        for (Variable* o : n->outputs())
+            if (lastUse[slotOf[o]] < 0) lastUse[slotOf[o]] = static_cast<int>(si);
+    }
+    std::vector<char> isConstantSlot(next, 0);
+    for (uint32_t s : m_constantSlots) isConstantSlot[s] = 1;
+    std::vector<std::vector<uint32_t>> releaseAt(m_order.size());
+    for (auto& [v, s] : slotOf) {
+        if (isConstantSlot[s] || isOutput[s] || lastUse[s] < 0) continue;
+        const bool isInput = s < static_cast<uint32_t>(m_numInputs);
+        bool release = m_options.freeIntermediates || (!isInput && memParent.count(v));
+        if (release) releaseAt[lastUse[s]].push_back(s);
+    }
+    size_t maxInputs = 0;
+    for (size_t si = 0; si < m_order.size(); ++si) {
+        const Node* n = m_order[si];
+        Step st{};
+        st.node = n;
+        st.op = &n->op();
+        st.inBegin = static_cast<uint32_t>(m_inputSlots.size());
+        st.inCount = static_cast<uint32_t>(n->numInputs());
+        for (Variable* in : n->inputs()) m_inputSlots.push_back(slotOf[in]);
+        st.copyBegin = static_cast<uint32_t>(m_copyInputs.size());
+        auto ci = copyInputs.find(n);
+        if (ci != copyInputs.end())
+            for (int i : ci->second) m_copyInputs.push_back(static_cast<uint32_t>(i));
+        st.copyCount = static_cast<uint32_t>(m_copyInputs.size()) - st.copyBegin;
+        st.contiguousIn = st.inCount > 0 && st.copyCount == 0 ? m_inputSlots[st.inBegin] : -1;
+        for (uint32_t k = 1; k < st.inCount && st.contiguousIn >= 0; ++k)
+            if (m_inputSlots[st.inBegin + k] != m_inputSlots[st.inBegin] + k) st.contiguousIn = -1;
+        if (st.inCount == 0) st.contiguousIn = 0;
+        st.outBegin = n->numOutputs() ? slotOf[n->output(0)] : 0;
+        st.outCount = static_cast<uint32_t>(n->numOutputs());
+        st.relBegin = static_cast<uint32_t>(m_releaseSlots.size());
+        std::sort(releaseAt[si].begin(), releaseAt[si].end());
+        m_releaseSlots.insert(m_releaseSlots.end(), releaseAt[si].begin(), releaseAt[si].end());
+        st.relCount = static_cast<uint32_t>(releaseAt[si].size());
+        maxInputs = std::max<size_t>(maxInputs, st.inCount);
+        m_steps.push_back(st);
+    }
+    m_scratch.resize(maxInputs);
+
+    // 7. Output facts for callers that drive execute() themselves (Scan).
+    std::unordered_map<const Variable*, int> outputCount;
+    for (Variable* o : g.outputs()) ++outputCount[o];
+    for (Variable* o : g.outputs()) {
+        m_outputSlots.push_back(slotOf[o]);
+        const bool fresh = o->owner() && !memParent.count(o) && outputCount[o] == 1;
+        m_outputCellOk.push_back(fresh ? 1 : 0);
+        const Variable* root = rootOf(memParent, o);
+        m_outputAliasesInput.push_back(!root->owner() && !root->isConstant() ? 1 : 0);
+    }
+}
+
+void CompiledGraph::rethrow(const Step& s, const std::exception& e) const {
+    throw ExecError(s.node->label() + ": " + e.what());
+}
+
+void CompiledGraph::execute(ExecContext& ctx) {
+    NDArray* values = m_values.data();
+    for (const Step& s : m_steps) {
+        std::span<const NDArray> ins;
+        if (s.contiguousIn >= 0) {
+            ins = std::span<const NDArray>(values + s.contiguousIn, s.inCount);
+        } else {
+            for (uint32_t k = 0; k < s.inCount; ++k) m_scratch[k] = values[m_inputSlots[s.inBegin + k]];
+            try {
+                for (uint32_t c = 0; c < s.copyCount; ++c) {
+                    NDArray& a = m_scratch[m_copyInputs[s.copyBegin + c]];
+                    if (a.valid()) a = a.copy();
+                }
+            } catch (const std::exception& e) {
+                rethrow(s, e);
+            }
+            ins = std::span<const NDArray>(m_scratch.data(), s.inCount);
+        }
+        std::span<NDArray> outs(values + s.outBegin, s.outCount);
+        try {
+            s.op->perform(ctx, ins, outs);
+        } catch (const std::exception& e) {
+            if (s.contiguousIn < 0)
+                for (uint32_t k = 0; k < s.inCount; ++k) m_scratch[k] = m_empty;
+            rethrow(s, e);
+        }
+        if (s.contiguousIn < 0)
+            for (uint32_t k = 0; k < s.inCount; ++k) m_scratch[k] = m_empty;  // copy-assign keeps capacity
+        for (uint32_t k = 0; k < s.outCount; ++k)
+            if (!outs[k].valid())
+                throw ExecError(s.node->label() + ": the kernel produced no value for output " + std::to_string(k));
+        for (uint32_t r = 0; r < s.relCount; ++r) values[m_releaseSlots[s.relBegin + r]] = m_empty;
+    }
+}
+
+std::vector<NDArray> CompiledGraph::run(ExecContext& ctx, std::span<const NDArray> inputs) {
+    if (m_running) throw ExecError("graph is already running (re-entrant call)");
+    if (static_cast<int>(inputs.size()) != m_numInputs)
+        throw ExecError("expected " + std::to_string(m_numInputs) + " inputs, got " + std::to_string(inputs.size()));
+    for (int i = 0; i < m_numInputs; ++i) {
+        const Variable* v = m_graph.inputs()[i];
+        const NDArray& a = inputs[i];
+        if (!fitsType(a, v->type())) {
+            std::string got = a.valid() ? std::string(dtypeName(a.dtype())) + " array of shape " + shapeToString(a.shape())
+                                        : std::string("no array");
+            throw ExecError(describeInput(i, v) + ": expected " + v->type().toString() + ", got " + got);
+        }
+    }
+    MemoryTrackerScope scope(&ctx.tracker());
+    struct RunningGuard {
+        CompiledGraph& g;
+        explicit RunningGuard(CompiledGraph& c) : g(c) { g.m_running = true; }
+        ~RunningGuard() {
+            g.m_running = false;
+            if (g.m_options.freeIntermediates) g.releaseAll();
+            else g.releaseBorrowed();
+        }
+    } guard(*this);
+    for (int i = 0; i < m_numInputs; ++i) m_values[i] = inputs[i];
+    execute(ctx);
+
+    // Outputs must not share memory with what the caller or the graph still owns.
+    std::unordered_set<const Storage*> owned;
+    for (const NDArray& a : inputs) owned.insert(a.storage().get());
+    for (uint32_t s : m_constantSlots) owned.insert(m_values[s].storage().get());
+    std::vector<NDArray> out;
+    out.reserve(m_outputSlots.size());
+    for (uint32_t s : m_outputSlots) {
+        NDArray v = m_values[s];
+        if (!owned.insert(v.storage().get()).second) v = v.copy();
+        out.push_back(std::move(v));
+    }
+    for (NDArray& a : out) a.storage()->untrack();
+    return out;
+}
+
+void CompiledGraph::releaseBorrowed() {
+    for (int i = 0; i < m_numInputs; ++i) m_values[i] = m_empty;
+    for (NDArray& v : m_values)
+        if (v.valid() && v.storage()->isLent()) v = m_empty;
+}
+
+void CompiledGraph::releaseAll() {
+    std::vector<char> keep(m_values.size(), 0);
+    for (uint32_t s : m_constantSlots) keep[s] = 1;
+    for (size_t s = 0; s < m_values.size(); ++s)
+        if (!keep[s]) m_values[s] = m_empty;
+}
+
+RunResult runGraph(const Graph& graph, std::span<const NDArray> inputs, ExecContext& ctx) {
+    CompiledGraph compiled(graph);
+    ctx.tracker().resetPeak();
+    RunResult r;
+    r.outputs = compiled.run(ctx, inputs);
+    r.peakBytes = ctx.tracker().peakBytes();
+    return r;
+}
+
+RunResult runGraph(const Graph& graph, std::span<const NDArray> inputs) {
+    ExecContext ctx;
+    return runGraph(graph, inputs, ctx);
+}
+
+} // namespace tl
