@@ -12,6 +12,4 @@ namespace tl {
     }
 TL_PENDING(Scalar)
 TL_PENDING(Elemwise)
-TL_PENDING(Join)
-TL_PENDING(IncSubtensor)
 } // namespace tl
