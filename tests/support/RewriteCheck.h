@@ -1,0 +1,39 @@
+#pragma once
+// The oracle of every rewrite test (STYLE.md pattern 6): run the graph before and
+// after the rewrite on the same seeded inputs and compare the numbers.
+#include "rewrite/Pipeline.h"
+#include "rewrite/Trace.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tl::test {
+
+struct RewriteOutcome {
+    std::unique_ptr<Graph> before;  // a copy of the input graph
+    std::unique_ptr<Graph> after;   // the rewritten graph
+    Trace trace;                    // the steps taken
+    std::vector<NDArray> outputsBefore, outputsAfter;
+    size_t peakBefore = 0, peakAfter = 0;
+    /// Empty when the outputs agree; otherwise which output differs and how.
+    std::string mismatch;
+    /// How many steps the named rewrite made.
+    int stepsOf(const std::string& rewrite) const;
+};
+
+/// A pipeline with one phase holding these passes.
+Pipeline singlePhase(std::string phase, std::vector<std::unique_ptr<GraphPass>> passes);
+/// A pipeline with one phase running one node rewrite to a fixpoint.
+Pipeline singleRewrite(const NodeRewrite& rewrite);
+
+/// Runs `g` (seeded random inputs, or `inputs` when given), rewrites a copy with
+/// `pipeline` (validation and honesty checks on), runs the result and compares.
+RewriteOutcome rewriteAndCompare(const Graph& g, const Pipeline& pipeline, PipelineOptions options = {},
+                                 uint64_t seed = 1, double rtol = 1e-12, double atol = 0.0,
+                                 const std::vector<NDArray>* inputs = nullptr);
+
+/// Nodes of `g` whose op kind is `kind` (not counting inner graphs).
+int countOps(const Graph& g, OpKind kind);
+
+} // namespace tl::test
