@@ -167,8 +167,13 @@ void Rewriter::endRewrite(std::string_view name, bool changed) {
 void Rewriter::matchFailure(std::string_view rewrite, const Node& node, std::string_view reason) {
     for (auto* l : m_listeners) l->matchFailure(rewrite, node, reason);
 }
-void Rewriter::note(std::string_view key, std::string_view value) {
-    for (auto* l : m_listeners) l->note(key, value);
+void Rewriter::attribute(NodeId node, std::string_view key, std::string_view before, std::string_view after,
+                         std::string_view detail) {
+    for (auto* l : m_listeners) l->attributeChanged(node, key, before, after, detail);
+}
+
+void Rewriter::cloned(NodeId created, NodeId source) {
+    for (auto* l : m_listeners) l->nodeCloned(created, source);
 }
 
 } // namespace tl

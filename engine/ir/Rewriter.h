@@ -30,8 +30,12 @@ public:
     virtual void rewriteEnd(std::string_view /*rewrite*/, bool /*changed*/) {}
     /// A rewrite looked at `node` and did not fire, for this reason.
     virtual void matchFailure(std::string_view /*rewrite*/, const Node&, std::string_view /*reason*/) {}
-    /// Free-form fact a rewrite wants recorded with its step (e.g. "buffer rows: 2 -> 1 (exact: ...)").
-    virtual void note(std::string_view /*key*/, std::string_view /*value*/) {}
+    /// A named fact about a node that changed, recorded with the current step:
+    /// ("buffer_shape", "(11, 7)", "(1, 7)", "exact: the oldest tap is read elementwise").
+    virtual void attributeChanged(NodeId /*node*/, std::string_view /*key*/, std::string_view /*before*/,
+                                  std::string_view /*after*/, std::string_view /*detail*/) {}
+    /// Marks `created` as a clone of `source` (provenance through ScanMerge, inner-graph rebuilds).
+    virtual void nodeCloned(NodeId /*created*/, NodeId /*source*/) {}
 };
 
 class Rewriter {
@@ -61,7 +65,11 @@ public:
     void beginRewrite(std::string_view name, const Node* root);
     void endRewrite(std::string_view name, bool changed);
     void matchFailure(std::string_view rewrite, const Node& node, std::string_view reason);
-    void note(std::string_view key, std::string_view value);
+    /// Records a named fact about `node` with the current step (see RewriteListener::attributeChanged).
+    void attribute(NodeId node, std::string_view key, std::string_view before, std::string_view after,
+                   std::string_view detail = {});
+    /// Records that node `created` is a clone of node `source`.
+    void cloned(NodeId created, NodeId source);
 
 private:
     void pruneFrom(std::vector<Variable*> candidates);

@@ -23,12 +23,13 @@ TraceStep& TraceRecorder::current() {
     return m_step;
 }
 
-void TraceRecorder::attribute(AttributeChange change) {
-    if (m_open) m_step.attributes.push_back(std::move(change));
-    else if (!m_trace.steps().empty()) m_trace.steps().back().attributes.push_back(std::move(change));
+void TraceRecorder::attributeChanged(NodeId node, std::string_view key, std::string_view before,
+                                     std::string_view after, std::string_view detail) {
+    current().attributes.push_back(
+        AttributeChange{node, std::string(key), std::string(before), std::string(after), std::string(detail)});
 }
 
-void TraceRecorder::clonedFrom(NodeId created, NodeId source) { current().clonedFrom[created] = source; }
+void TraceRecorder::nodeCloned(NodeId created, NodeId source) { current().clonedFrom[created] = source; }
 
 void TraceRecorder::nodeCreated(const Node& n) {
     GraphEdit e;

@@ -14,10 +14,6 @@ public:
 
     /// The phase name given to the steps that follow.
     void setPhase(std::string phase) { m_phase = std::move(phase); }
-    /// Adds an attribute change to the step being recorded (or the last one).
-    void attribute(AttributeChange change);
-    /// Marks `created` as a clone of `source` in the step being recorded.
-    void clonedFrom(NodeId created, NodeId source);
 
     void nodeCreated(const Node& n) override;
     void constantCreated(const Variable& c) override;
@@ -30,6 +26,9 @@ public:
     void rewriteBegin(std::string_view rewrite, const Node* root) override;
     void rewriteEnd(std::string_view rewrite, bool changed) override;
     void matchFailure(std::string_view rewrite, const Node& node, std::string_view reason) override;
+    void attributeChanged(NodeId node, std::string_view key, std::string_view before, std::string_view after,
+                          std::string_view detail) override;
+    void nodeCloned(NodeId created, NodeId source) override;
 
     /// True while a rewrite is open (between begin and end).
     bool recording() const { return m_open; }
