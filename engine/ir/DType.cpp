@@ -51,9 +51,9 @@ DType promote(DType a, DType b) {
     // NumPy: uint8 with a signed int needs the next wider signed type.
     if ((a == DType::UInt8 && b == DType::Int8) || (a == DType::Int8 && b == DType::UInt8))
         return DType::Int16;
-    // NumPy: float32 with int16 or wider promotes to float64.
+    // NumPy: float32 with int32 or wider promotes to float64 (int16 fits float32 exactly).
     auto floatWithInt = [](DType f, DType i) {
-        return f == DType::Float32 && (i == DType::Int16 || i == DType::Int32 || i == DType::Int64);
+        return f == DType::Float32 && (i == DType::Int32 || i == DType::Int64);
     };
     if (floatWithInt(a, b) || floatWithInt(b, a)) return DType::Float64;
     return rank(a) >= rank(b) ? a : b;

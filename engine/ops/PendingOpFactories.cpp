@@ -10,6 +10,4 @@ namespace tl {
     OpPtr makeOp##kind(const nlohmann::json&, std::shared_ptr<const Graph>) {           \
         throw std::invalid_argument("op family " #kind " is not implemented yet");      \
     }
-TL_PENDING(Scalar)
-TL_PENDING(Elemwise)
 } // namespace tl

@@ -1,0 +1,118 @@
+#pragma once
+// Elementwise math on builder variables, as close to PyTensor's as C++ allows:
+// `pt.exp(x) - 5` is `exp(x) - 5`. On tensors each function adds an Elemwise
+// node (inputs of lower rank get an ExpandDims first, as Elemwise.make_node
+// does); on ScalarType variables (Composite inner graphs) a ScalarOp node.
+// A C++ number becomes a 0-d constant of the dtype PyTensor's
+// as_tensor_variable gives it: ints the smallest of int8..int64 (5 -> int8),
+// floats float32 when exact, else float64 (0.5 -> float32, 0.1 -> float64),
+// bools bool. Comparisons are named functions (lt, eq, ...), not operators.
+#include "builder/GraphBuilder.h"
+#include "ops/ScalarOps.h"
+
+#include <concepts>
+#include <cstdint>
+#include <vector>
+
+namespace tl {
+
+/// y = code(inputs) with PyTensor's rank alignment; castTo is Cast's target.
+/// Throws std::invalid_argument for empty Vars or a mix of tensors and
+/// ScalarTypes; type errors come from the graph as GraphError naming the node.
+Var applyScalar(ScalarOpCode code, std::vector<Var> inputs, DType castTo = DType::Float64);
+
+/// PyTensor's autocast of Python numbers (config.cast_policy == "custom", floatX float64).
+DType autocastIntDType(int64_t v);
+DType autocastFloatDType(double v);
+
+/// A constant in `like`'s builder, of like's kind (0-d tensor or ScalarType), autocast.
+Var literal(const Var& like, int64_t v);
+Var literal(const Var& like, double v);
+Var literal(const Var& like, bool v);
+template <typename L>
+    requires std::is_arithmetic_v<L>
+Var literalOf(const Var& like, L v) {
+    if constexpr (std::is_same_v<L, bool>) return literal(like, v);
+    else if constexpr (std::is_integral_v<L>) return literal(like, static_cast<int64_t>(v));
+    else return literal(like, static_cast<double>(v));
+}
+
+// ---- n-ary ------------------------------------------------------------------
+/// add / mul of two or more terms in one node, as pt.add(a, b, c).
+Var add(std::vector<Var> terms);
+Var mul(std::vector<Var> factors);
+
+// ---- unary ------------------------------------------------------------------
+Var neg(const Var& x);
+Var abs(const Var& x);
+Var exp(const Var& x);
+Var log(const Var& x);
+Var log1p(const Var& x);
+Var expm1(const Var& x);
+Var sqrt(const Var& x);
+Var sqr(const Var& x);
+Var sin(const Var& x);
+Var cos(const Var& x);
+Var tanh(const Var& x);
+Var sigmoid(const Var& x);
+Var softplus(const Var& x);
+Var invert(const Var& x);
+Var identity(const Var& x);
+/// pt.cast(x, dtype): x itself when it already has that dtype, as PyTensor.
+Var cast(const Var& x, DType dtype);
+
+/// switch(cond, ift, iff) (`switch` is a C++ keyword; pt.where with three arguments is the same).
+Var switch_(const Var& cond, const Var& ift, const Var& iff);
+Var where(const Var& cond, const Var& ift, const Var& iff);
+
+// ---- binary (Var or number on either side) ------------------------------------
+#define TL_MATH_BINARY(fn)                                                          \
+    Var fn(const Var& a, const Var& b);                                             \
+    template <typename L>                                                           \
+        requires std::is_arithmetic_v<L>                                            \
+    Var fn(const Var& a, L b) { return fn(a, literalOf(a, b)); }                    \
+    template <typename L>                                                           \
+        requires std::is_arithmetic_v<L>                                            \
+    Var fn(L a, const Var& b) { return fn(literalOf(b, a), b); }
+TL_MATH_BINARY(add)
+TL_MATH_BINARY(sub)
+TL_MATH_BINARY(mul)
+TL_MATH_BINARY(trueDiv)
+TL_MATH_BINARY(intDiv)
+TL_MATH_BINARY(mod)
+TL_MATH_BINARY(pow)
+TL_MATH_BINARY(maximum)
+TL_MATH_BINARY(minimum)
+TL_MATH_BINARY(lt)
+TL_MATH_BINARY(le)
+TL_MATH_BINARY(gt)
+TL_MATH_BINARY(ge)
+TL_MATH_BINARY(eq)
+TL_MATH_BINARY(neq)
+TL_MATH_BINARY(and_)
+TL_MATH_BINARY(or_)
+TL_MATH_BINARY(xor_)
+#undef TL_MATH_BINARY
+
+// ---- operators (PyTensor's __add__, __sub__, ... on TensorVariable) -------------
+#define TL_MATH_OPERATOR(op, fn)                                                    \
+    inline Var operator op(const Var& a, const Var& b) { return fn(a, b); }          \
+    template <typename L>                                                           \
+        requires std::is_arithmetic_v<L>                                            \
+    Var operator op(const Var& a, L b) { return fn(a, literalOf(a, b)); }            \
+    template <typename L>                                                           \
+        requires std::is_arithmetic_v<L>                                            \
+    Var operator op(L a, const Var& b) { return fn(literalOf(b, a), b); }
+TL_MATH_OPERATOR(+, add)
+TL_MATH_OPERATOR(-, sub)
+TL_MATH_OPERATOR(*, mul)
+TL_MATH_OPERATOR(/, trueDiv)
+TL_MATH_OPERATOR(%, mod)
+TL_MATH_OPERATOR(&, and_)
+TL_MATH_OPERATOR(|, or_)
+TL_MATH_OPERATOR(^, xor_)
+#undef TL_MATH_OPERATOR
+inline Var operator-(const Var& x) { return neg(x); }
+inline Var operator~(const Var& x) { return invert(x); }
+
+} // namespace tl

@@ -1,0 +1,190 @@
+#include "ops/Composite.h"
+
+#include "ir/Graph.h"
+#include "ops/ScalarOp.h"
+
+#include <cctype>
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tl {
+
+namespace {
+
+// The nodes the outputs need, in g's topological order (iterative walk).
+std::vector<Node*> neededNodes(const Graph& g) {
+    std::unordered_set<const Node*> needed;
+    std::vector<const Node*> stack;
+    for (Variable* out : g.outputs())
+        if (out->owner()) stack.push_back(out->owner());
+    while (!stack.empty()) {
+        const Node* n = stack.back();
+        stack.pop_back();
+        if (!needed.insert(n).second) continue;
+        for (Variable* in : n->inputs())
+            if (in->owner() && !needed.count(in->owner())) stack.push_back(in->owner());
+    }
+    std::vector<Node*> order;
+    for (Node* n : g.toposort())
+        if (needed.count(n)) order.push_back(n);
+    return order;
+}
+
+std::unique_ptr<Graph> copyNeeded(const Graph& src, const std::vector<Node*>& nodes) {
+    auto g = std::make_unique<Graph>();
+    std::unordered_map<const Variable*, Variable*> map;
+    for (Variable* in : src.inputs()) {
+        if (!in->type().isScalarType())
+            throw std::invalid_argument("Composite input " + std::to_string(map.size()) + " has type " +
+                                        in->type().toString() + "; a Composite takes ScalarTypes");
+        map[in] = g->addInput(in->type(), "", in->id());
+    }
+    auto mapped = [&](Variable* v, const std::string& where) -> Variable* {
+        if (auto it = map.find(v); it != map.end()) return it->second;
+        if (v->isConstant()) return map[v] = g->addConstant(v->constantValue(), v->type(), "", v->id());
+        throw std::invalid_argument(where + ": variable " + std::to_string(v->id()) + " is not an input of the scalar graph");
+    };
+    for (Node* n : nodes) {
+        if (!dynamic_cast<const ScalarOp*>(&n->op()))
+            throw std::invalid_argument(n->label() + ": a Composite's inner graph may hold only scalar ops");
+        std::vector<Variable*> ins;
+        for (Variable* v : n->inputs()) ins.push_back(mapped(v, n->label()));
+        std::vector<Type> types;
+        std::vector<VarId> ids;
+        for (Variable* o : n->outputs()) {
+            types.push_back(o->type());
+            ids.push_back(o->id());
+        }
+        Node* c = g->addNode(n->opPtr(), std::move(ins), n->id(), &types, &ids);
+        for (int i = 0; i < n->numOutputs(); ++i) map[n->output(i)] = c->output(i);
+    }
+    std::vector<Variable*> outs;
+    for (size_t i = 0; i < src.outputs().size(); ++i) {
+        Variable* o = src.outputs()[i];
+        if (o->isGraphInput())
+            throw std::invalid_argument("Composite output " + std::to_string(i) + " is an input; use identity");
+        outs.push_back(mapped(o, "Composite output " + std::to_string(i)));
+    }
+    if (outs.empty()) throw std::invalid_argument("a Composite needs at least one output");
+    g->setOutputs(std::move(outs));
+    return g;
+}
+
+// PyTensor's Composite.__str__ renaming: inputs i<k>, outputs o<k>, and every
+// other non-constant variable with several clients t<index>, where index counts
+// the graph's variables (PyTensor enumerates a set; tensorlens fixes the order:
+// inputs, constants by first use, then node outputs in topological order).
+void nameVariables(Graph& g, const std::vector<Node*>& order) {
+    std::unordered_set<const Variable*> io;
+    for (size_t i = 0; i < g.inputs().size(); ++i) {
+        g.setVariableName(g.inputs()[i], "i" + std::to_string(i));
+        io.insert(g.inputs()[i]);
+    }
+    for (size_t i = 0; i < g.outputs().size(); ++i) {
+        g.setVariableName(g.outputs()[i], "o" + std::to_string(i));
+        io.insert(g.outputs()[i]);
+    }
+    std::vector<Variable*> vars(g.inputs().begin(), g.inputs().end());
+    std::unordered_set<const Variable*> seen(vars.begin(), vars.end());
+    for (Node* n : order)
+        for (Variable* v : n->inputs())
+            if (v->isConstant() && seen.insert(v).second) vars.push_back(v);
+    for (Node* n : order)
+        for (Variable* v : n->outputs())
+            if (seen.insert(v).second) vars.push_back(v);
+    for (size_t i = 0; i < vars.size(); ++i) {
+        Variable* v = vars[i];
+        if (v->isConstant() || io.count(v)) continue;
+        g.setVariableName(v, v->clients().size() > 1 ? "t" + std::to_string(i) : std::string());
+    }
+}
+
+// PyTensor's pprint of the single output: OperatorPrinter ops fully
+// parenthesised (`(a + b + c)`, `(-a)`), others as calls, constants by value.
+std::string prettyOutput(const Graph& g, const std::vector<Node*>& order) {
+    std::unordered_map<const Variable*, std::string> text;
+    auto of = [&](const Variable* v) -> std::string {
+        if (auto it = text.find(v); it != text.end()) return it->second;
+        if (v->isConstant()) return formatScalarLiteral(v->constantValue());
+        return v->name();
+    };
+    for (Node* n : order) {
+        const auto& op = static_cast<const ScalarOp&>(n->op());
+        const ScalarOpInfo& info = scalarOpInfo(op.code());
+        std::string s;
+        if (!info.infix.empty()) {
+            if (n->numInputs() == 1) {
+                s = "(" + std::string(info.infix) + of(n->input(0)) + ")";
+            } else {
+                s = "(";
+                for (int i = 0; i < n->numInputs(); ++i) {
+                    if (i) s += " " + std::string(info.infix) + " ";
+                    s += of(n->input(i));
+                }
+                s += ")";
+            }
+        } else {
+            s = op.name() + "(";
+            for (int i = 0; i < n->numInputs(); ++i) {
+                if (i) s += ", ";
+                s += of(n->input(i));
+            }
+            s += ")";
+        }
+        text[n->output(0)] = std::move(s);
+    }
+    return of(g.outputs()[0]);
+}
+
+std::string signatureOf(const Graph& g, const std::vector<Node*>& order) {
+    std::unordered_map<const Variable*, std::string> ref;
+    std::string sig;
+    for (size_t i = 0; i < g.inputs().size(); ++i) {
+        ref[g.inputs()[i]] = "i" + std::to_string(i);
+        sig += "in " + std::string(dtypeName(g.inputs()[i]->type().dtype)) + ";";
+    }
+    auto r = [&](const Variable* v) -> std::string {
+        if (auto it = ref.find(v); it != ref.end()) return it->second;
+        return "c" + std::string(dtypeName(v->type().dtype)) + ":" + formatScalarLiteral(v->constantValue());
+    };
+    for (size_t k = 0; k < order.size(); ++k) {
+        const Node* n = order[k];
+        std::string line = "n" + std::to_string(k) + "=" + n->op().name() + "(";
+        for (int i = 0; i < n->numInputs(); ++i) line += (i ? "," : "") + r(n->input(i));
+        line += "):" + std::string(dtypeName(n->output(0)->type().dtype)) + ";";
+        sig += line;
+        ref[n->output(0)] = "n" + std::to_string(k);
+    }
+    for (Variable* o : g.outputs()) sig += "out " + r(o) + ";";
+    return sig;
+}
+
+} // namespace
+
+Composite::Composite(const Graph& scalarGraph) {
+    std::vector<Node*> srcOrder = neededNodes(scalarGraph);
+    std::unique_ptr<Graph> g = copyNeeded(scalarGraph, srcOrder);
+    const std::vector<Node*> order = g->toposort();
+    nameVariables(*g, order);
+    m_program = ScalarProgram::compile(*g);
+    if (g->outputs().size() > 1 || order.size() > 10) m_name = "Composite{...}";
+    else m_name = "Composite{" + prettyOutput(*g, order) + "}";
+    m_signature = signatureOf(*g, order);
+    m_graph = std::move(g);
+}
+
+int Composite::numInputs() const { return static_cast<int>(m_graph->inputs().size()); }
+int Composite::numOutputs() const { return static_cast<int>(m_graph->outputs().size()); }
+size_t Composite::numNodes() const { return m_graph->numNodes(); }
+
+std::string pythonCapitalize(const std::string& s) {
+    std::string r = s;
+    for (size_t i = 0; i < r.size(); ++i) {
+        const auto c = static_cast<unsigned char>(r[i]);
+        r[i] = static_cast<char>(i == 0 ? std::toupper(c) : std::tolower(c));
+    }
+    return r;
+}
+
+} // namespace tl

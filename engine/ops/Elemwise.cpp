@@ -1,0 +1,250 @@
+#include "ops/Elemwise.h"
+
+#include "builder/GraphBuilder.h"
+#include "ir/Graph.h"
+#include "ops/ElemwiseLoop.h"
+#include "ops/ScalarOp.h"
+#include "ops/ScalarRop.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <set>
+
+namespace tl {
+
+Elemwise::Elemwise(ScalarOpCode code, DType castTo, InplacePattern inplace)
+    : Op(OpKind::Elemwise), m_code(code), m_castTo(code == ScalarOpCode::Cast ? castTo : DType::Float64),
+      m_inplace(std::move(inplace)) {}
+
+Elemwise::Elemwise(CompositePtr composite, InplacePattern inplace)
+    : Op(OpKind::Elemwise), m_composite(std::move(composite)), m_inplace(std::move(inplace)) {
+    if (!m_composite) throw std::invalid_argument("Elemwise: null Composite");
+}
+
+OpPtr Elemwise::withInplace(InplacePattern inplace) const {
+    if (m_composite) return std::make_shared<Elemwise>(m_composite, std::move(inplace));
+    return std::make_shared<Elemwise>(m_code, m_castTo, std::move(inplace));
+}
+
+std::string Elemwise::name() const {
+    if (m_composite) return pythonCapitalize(m_composite->name());
+    return elemwiseOpName(m_code, m_castTo);
+}
+
+std::vector<Type> Elemwise::inferTypes(std::span<const Type* const> inputs) const {
+    const int n = static_cast<int>(inputs.size());
+    if (m_composite ? n != m_composite->numInputs() : !scalarArityOk(m_code, n))
+        throw OpTypeError(name() + " takes " +
+                          (m_composite ? std::to_string(m_composite->numInputs())
+                                       : (scalarOpInfo(m_code).arity == kVariadicArity ? std::string("two or more")
+                                                                                      : std::to_string(scalarOpInfo(m_code).arity))) +
+                          " inputs, got " + std::to_string(n));
+    std::vector<DType> dtypes;
+    for (int i = 0; i < n; ++i) {
+        const Type& t = *inputs[i];
+        if (t.isScalarType())
+            throw OpTypeError("input " + std::to_string(i) + " is a ScalarType (" + t.toString() +
+                              "); Elemwise takes tensors");
+        if (t.ndim() != inputs[0]->ndim())
+            throw OpTypeError("inputs have different ranks (input 0: " + std::to_string(inputs[0]->ndim()) + ", input " +
+                              std::to_string(i) + ": " + std::to_string(t.ndim()) +
+                              "); expand the lower-rank input first (ExpandDims), as the builder does");
+        dtypes.push_back(t.dtype);
+    }
+    std::vector<DType> outDTypes;
+    if (m_composite) {
+        for (int i = 0; i < n; ++i)
+            if (dtypes[i] != m_composite->inputDType(i))
+                throw OpTypeError("input " + std::to_string(i) + " has dtype " + std::string(dtypeName(dtypes[i])) +
+                                  " but the Composite takes " + std::string(dtypeName(m_composite->inputDType(i))));
+        for (int o = 0; o < m_composite->numOutputs(); ++o) outDTypes.push_back(m_composite->outputDType(o));
+    } else {
+        outDTypes.push_back(scalarOutputDType(m_code, dtypes, m_castTo));
+    }
+    // PyTensor's broadcast_static_dim_lengths per dimension.
+    const int nd = n ? inputs[0]->ndim() : 0;
+    StaticShape shape(static_cast<size_t>(nd));
+    for (int d = 0; d < nd; ++d) {
+        std::set<int64_t> lens;
+        for (int i = 0; i < n; ++i) lens.insert(inputs[i]->shape[d]);
+        if (lens.size() == 1) {
+            shape[d] = *lens.begin();
+            continue;
+        }
+        if (lens == std::set<int64_t>{kUnknownDim, 1}) {
+            shape[d] = kUnknownDim;
+            continue;
+        }
+        lens.erase(1);
+        lens.erase(kUnknownDim);
+        if (lens.size() > 1) {
+            std::string shapes;
+            for (int i = 0; i < n; ++i) shapes += (i ? ", " : "") + Type::shapeString(inputs[i]->shape);
+            throw OpTypeError("Incompatible Elemwise input shapes [" + shapes + "]: dim " + std::to_string(d) + " is " +
+                              std::to_string(*lens.begin()) + " and " + std::to_string(*lens.rbegin()));
+        }
+        shape[d] = *lens.begin();
+    }
+    std::vector<Type> outs;
+    for (DType d : outDTypes) outs.push_back(Type::tensor(d, shape));
+    checkInplace(inputs, outs);
+    return outs;
+}
+
+void Elemwise::checkInplace(std::span<const Type* const> inputs, const std::vector<Type>& outs) const {
+    std::set<int> destroyed;
+    for (auto [o, i] : m_inplace) {
+        if (o < 0 || o >= static_cast<int>(outs.size()) || i < 0 || i >= static_cast<int>(inputs.size()))
+            throw OpTypeError("inplace pattern {" + std::to_string(o) + ": " + std::to_string(i) + "} is out of range");
+        if (!destroyed.insert(i).second)
+            throw OpTypeError("two outputs overwrite input " + std::to_string(i));
+        const Type& in = *inputs[i];
+        for (int d = 0; d < in.ndim(); ++d)
+            if (in.shape[d] == 1 && outs[o].shape[d] != 1)
+                throw OpTypeError("Operation cannot be done inplace on an input with broadcasted dimensions (input " +
+                                  std::to_string(i) + ", dim " + std::to_string(d) + ")");
+        if (in.dtype != outs[o].dtype)
+            throw OpTypeError("Cannot do an inplace operation on incompatible data types (input " + std::to_string(i) +
+                              " " + std::string(dtypeName(in.dtype)) + ", output " + std::to_string(o) + " " +
+                              std::string(dtypeName(outs[o].dtype)) + ")");
+    }
+}
+
+void Elemwise::perform(ExecContext&, std::span<const NDArray> inputs, std::span<NDArray> outputs) const {
+    const ScalarProgram* prog;
+    if (m_composite) {
+        prog = &m_composite->program();
+    } else {
+        DType small[8];
+        std::vector<DType> many;
+        std::span<const DType> key;
+        if (inputs.size() <= std::size(small)) {
+            for (size_t i = 0; i < inputs.size(); ++i) small[i] = inputs[i].dtype();
+            key = std::span<const DType>(small, inputs.size());
+        } else {
+            for (const NDArray& a : inputs) many.push_back(a.dtype());
+            key = many;
+        }
+        prog = &m_programs.get(m_code, m_castTo, key);
+    }
+    if (static_cast<int>(inputs.size()) != prog->numInputs())
+        throw ExecError(name() + ": " + std::to_string(inputs.size()) + " inputs, expected " +
+                        std::to_string(prog->numInputs()));
+    if (static_cast<int>(outputs.size()) < prog->numOutputs())
+        throw ExecError(name() + ": " + std::to_string(outputs.size()) + " output cells, expected " +
+                        std::to_string(prog->numOutputs()));
+    const Shape shape = broadcastShapes(inputs, name());
+    for (int o = 0; o < prog->numOutputs(); ++o) {
+        const DType od = prog->outputDType(o);
+        NDArray& out = outputs[o];
+        if (auto it = m_inplace.find(o); it != m_inplace.end()) {
+            const NDArray& in = inputs[it->second];
+            if (in.shape() == shape && in.dtype() == od) {
+                out = in;  // same storage: the output overwrites its input
+                continue;
+            }
+        }
+        const bool reusable = out.valid() && out.storage().use_count() == 1 && out.dtype() == od && out.shape() == shape &&
+                              out.isContiguous();
+        if (!reusable) out = NDArray::empty(od, shape);
+    }
+    runElementwise(*prog, inputs, outputs.first(static_cast<size_t>(prog->numOutputs())));
+}
+
+AliasMap Elemwise::destroyMap() const {
+    AliasMap m;
+    for (auto [o, i] : m_inplace) m[o] = {i};
+    return m;
+}
+
+nlohmann::json Elemwise::params() const {
+    nlohmann::json j;
+    if (m_composite) {
+        j["scalar_op"] = "composite";
+    } else {
+        j["scalar_op"] = std::string(scalarOpInfo(m_code).key);
+        if (m_code == ScalarOpCode::Cast) j["dtype"] = std::string(dtypeName(m_castTo));
+    }
+    if (!m_inplace.empty()) {
+        nlohmann::json p = nlohmann::json::object();
+        for (auto [o, i] : m_inplace) p[std::to_string(o)] = i;
+        j["inplace_pattern"] = p;
+    }
+    return j;
+}
+
+std::shared_ptr<const Graph> Elemwise::innerGraph() const { return m_composite ? m_composite->graph() : nullptr; }
+
+bool Elemwise::equals(const Op& other) const {
+    if (this == &other) return true;
+    const auto* e = dynamic_cast<const Elemwise*>(&other);
+    if (!e || e->m_inplace != m_inplace || isComposite() != e->isComposite()) return false;
+    if (m_composite) return m_composite == e->m_composite || m_composite->signature() == e->m_composite->signature();
+    return m_code == e->m_code && m_castTo == e->m_castTo;
+}
+
+size_t Elemwise::hash() const {
+    size_t h = std::hash<std::string>{}(m_composite ? m_composite->signature() : name());
+    for (auto [o, i] : m_inplace) h = h * 131 + static_cast<size_t>(o * 17 + i);
+    return h * 31 + static_cast<size_t>(kind());
+}
+
+std::vector<Variable*> Elemwise::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> inputTangents) const {
+    std::vector<Var> ins, tangents, outs;
+    for (int i = 0; i < node.numInputs(); ++i) {
+        ins.push_back(b.capture(Var(&b, node.input(i))));
+        tangents.push_back(inputTangents[i] ? b.capture(Var(&b, inputTangents[i])) : Var());
+    }
+    for (int o = 0; o < node.numOutputs(); ++o) outs.push_back(b.capture(Var(&b, node.output(o))));
+    std::vector<Var> result;
+    if (m_composite) result = compositeRop(*m_composite->graph(), ins, outs, tangents);
+    else result = {scalarOpRop(m_code, m_castTo, ins, outs[0], tangents)};
+    std::vector<Variable*> r;
+    for (size_t o = 0; o < result.size(); ++o) {
+        Var t = result[o].valid() ? broadcastTangent(result[o], outs[o]) : Var();
+        r.push_back(t.valid() ? t.get() : nullptr);
+    }
+    return r;
+}
+
+OpPtr makeElemwise(ScalarOpCode code, DType castTo, InplacePattern inplace) {
+    return std::make_shared<Elemwise>(code, castTo, std::move(inplace));
+}
+
+OpPtr makeCompositeElemwise(const Graph& scalarGraph, InplacePattern inplace) {
+    return std::make_shared<Elemwise>(std::make_shared<const Composite>(scalarGraph), std::move(inplace));
+}
+
+OpPtr makeCompositeElemwise(CompositePtr composite, InplacePattern inplace) {
+    return std::make_shared<Elemwise>(std::move(composite), std::move(inplace));
+}
+
+OpPtr makeOpElemwise(const nlohmann::json& params, std::shared_ptr<const Graph> inner) {
+    if (!params.is_object()) throw std::invalid_argument("Elemwise params: must be an object");
+    InplacePattern inplace;
+    if (params.contains("inplace_pattern")) {
+        const auto& p = params["inplace_pattern"];
+        if (!p.is_object()) throw std::invalid_argument("Elemwise params: /inplace_pattern must be an object {out: in}");
+        for (auto it = p.begin(); it != p.end(); ++it) {
+            int o = -1;
+            try {
+                o = std::stoi(it.key());
+            } catch (const std::exception&) {
+            }
+            if (o < 0 || std::to_string(o) != it.key() || !it.value().is_number_integer() || it.value().get<int>() < 0)
+                throw std::invalid_argument("Elemwise params: /inplace_pattern/" + it.key() +
+                                            ": needs a non-negative output index mapped to an input index");
+            inplace[o] = it.value().get<int>();
+        }
+    }
+    if (params.contains("scalar_op") && params["scalar_op"] == "composite") {
+        if (!inner) throw std::invalid_argument("Elemwise params: a composite Elemwise needs its inner scalar graph");
+        return std::make_shared<Elemwise>(std::make_shared<const Composite>(*inner), std::move(inplace));
+    }
+    if (inner) throw std::invalid_argument("Elemwise params: only a composite Elemwise has an inner graph");
+    auto [code, castTo] = parseScalarOpParams(params, "Elemwise");
+    return std::make_shared<Elemwise>(code, castTo, std::move(inplace));
+}
+
+} // namespace tl

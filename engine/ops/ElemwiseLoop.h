@@ -1,0 +1,26 @@
+#pragma once
+// Drives a ScalarProgram over n-d arrays with NumPy broadcasting: a fast path
+// for contiguous same-shape operands (blocks straight over the memory), and a
+// strided path that collapses dimensions, gathers broadcast or strided inputs
+// into blocks and scatters into strided outputs.
+#include "exec/NDArray.h"
+
+#include <span>
+#include <string>
+
+namespace tl {
+
+class ScalarProgram;
+
+/// NumPy's broadcast of the input shapes (all of one rank; a dim of size 1
+/// stretches). Throws ExecError starting with `where` naming the shapes otherwise.
+Shape broadcastShapes(std::span<const NDArray> inputs, const std::string& where);
+
+/// Runs `program` elementwise: inputs broadcast to the outputs' shape, outputs
+/// already allocated (any strides). An output may be the very array of an input
+/// (inplace) or otherwise overlap one: every element of a block is read before
+/// that block is written, and an input overlapping an output in another layout
+/// is copied first, so the result is always what a fresh output would hold.
+void runElementwise(const ScalarProgram& program, std::span<const NDArray> inputs, std::span<NDArray> outputs);
+
+} // namespace tl

@@ -1,0 +1,227 @@
+#include "ops/ScalarOps.h"
+
+#include "exec/NDArray.h"
+#include "ops/Op.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace tl {
+
+namespace {
+
+constexpr ScalarOpInfo kInfos[] = {
+#define TL_SCALAR_OP(e, key, inner, outer, arity, infix) {key, inner, outer, arity, infix},
+#include "ops/ScalarOps.def"
+#undef TL_SCALAR_OP
+};
+static_assert(std::size(kInfos) == kNumScalarOps);
+
+using C = ScalarOpCode;
+
+std::string dtypeList(std::span<const DType> ds) {
+    std::string s = "(";
+    for (size_t i = 0; i < ds.size(); ++i) {
+        if (i) s += ", ";
+        s += dtypeName(ds[i]);
+    }
+    return s + ")";
+}
+
+[[noreturn]] void typeError(ScalarOpCode code, std::span<const DType> ins, const std::string& why) {
+    throw OpTypeError(std::string(scalarOpInfo(code).innerName) + " of " + dtypeList(ins) + ": " + why);
+}
+
+// PyTensor's upgrade_to_float: small ints and bool to float32, wide ints to float64.
+DType upgradeToFloat(DType d) {
+    switch (d) {
+    case DType::Bool:
+    case DType::Int8:
+    case DType::Int16:
+    case DType::UInt8: return DType::Float32;
+    case DType::Int32:
+    case DType::Int64: return DType::Float64;
+    default: return d;
+    }
+}
+
+bool isDiscrete(DType d) { return !isFloat(d); }
+
+} // namespace
+
+const ScalarOpInfo& scalarOpInfo(ScalarOpCode code) { return kInfos[static_cast<int>(code)]; }
+
+std::optional<ScalarOpCode> parseScalarOp(std::string_view name) {
+    for (int i = 0; i < kNumScalarOps; ++i)
+        if (kInfos[i].key == name || kInfos[i].innerName == name) return static_cast<ScalarOpCode>(i);
+    return std::nullopt;
+}
+
+std::string scalarOpName(ScalarOpCode code, DType castTo) {
+    if (code == C::Cast) return "Cast{" + std::string(dtypeName(castTo)) + "}";
+    return std::string(scalarOpInfo(code).innerName);
+}
+
+std::string elemwiseOpName(ScalarOpCode code, DType castTo) {
+    if (code == C::Cast) return scalarOpName(code, castTo);  // "Cast{float32}".capitalize() is itself
+    return std::string(scalarOpInfo(code).outerName);
+}
+
+bool scalarArityOk(ScalarOpCode code, int n) {
+    int a = scalarOpInfo(code).arity;
+    return a == kVariadicArity ? n >= 2 : n == a;
+}
+
+DType upcastDTypes(std::span<const DType> dtypes) {
+    if (dtypes.empty()) return DType::Float64;
+    DType r = dtypes[0];
+    for (size_t i = 1; i < dtypes.size(); ++i) r = promote(r, dtypes[i]);
+    return r;
+}
+
+DType scalarOutputDType(ScalarOpCode code, std::span<const DType> ins, DType castTo) {
+    if (!scalarArityOk(code, static_cast<int>(ins.size())))
+        typeError(code, ins, "wrong number of inputs (" + std::to_string(ins.size()) + ")");
+    const DType up = upcastDTypes(ins);
+    switch (code) {
+    case C::Add:
+    case C::Mul:
+    case C::IntDiv:
+    case C::Mod:
+    case C::Maximum:
+    case C::Minimum: return up;
+    case C::Sub:
+        if (up == DType::Bool) typeError(code, ins, "bool output not supported");
+        return up;
+    case C::TrueDiv: {
+        bool allDiscrete = true;
+        for (DType d : ins) allDiscrete = allDiscrete && isDiscrete(d);
+        return allDiscrete ? DType::Float64 : up;  // config.floatX
+    }
+    case C::Neg:
+        if (ins[0] == DType::Bool) typeError(code, ins, "bool input not supported");
+        return ins[0];
+    case C::Abs:
+    case C::Sqr:
+    case C::Identity: return ins[0];
+    case C::Exp:
+    case C::Log:
+    case C::Log1p:
+    case C::Expm1:
+    case C::Sqrt:
+    case C::Sin:
+    case C::Cos:
+    case C::Tanh:
+    case C::Sigmoid:
+    case C::Softplus: return upgradeToFloat(ins[0]);
+    case C::Pow: return up == DType::Bool ? DType::Int8 : up;
+    case C::Eq:
+    case C::Neq:
+    case C::Lt:
+    case C::Le:
+    case C::Gt:
+    case C::Ge: return DType::Bool;
+    case C::And:
+    case C::Or:
+    case C::Xor:
+        if (ins[0] == DType::Bool && ins[1] == DType::Bool) return DType::Bool;
+        for (DType d : ins)
+            if (!isInteger(d))
+                typeError(code, ins, "input to a BitOp must have type (u)int8, (u)int16, (u)int32 or (u)int64 or be all bools");
+        return up;
+    case C::Invert:
+        if (isFloat(ins[0])) typeError(code, ins, "input to a BitOp must be an integer or bool");
+        return ins[0];
+    case C::Switch: {
+        const DType branches[] = {ins[1], ins[2]};
+        return upcastDTypes(branches);
+    }
+    case C::Cast: return castTo;
+    }
+    return up;
+}
+
+DType scalarComputeDType(ScalarOpCode code, std::span<const DType> ins, DType castTo) {
+    switch (code) {
+    case C::Eq:
+    case C::Neq:
+    case C::Lt:
+    case C::Le:
+    case C::Gt:
+    case C::Ge: return upcastDTypes(ins);
+    case C::Cast: return ins[0];
+    default: return scalarOutputDType(code, ins, castTo);
+    }
+}
+
+bool scalarOpDifferentiable(ScalarOpCode code, DType outputDType) {
+    if (!isFloat(outputDType)) return false;
+    switch (code) {
+    case C::IntDiv:
+    case C::Eq:
+    case C::Neq:
+    case C::Lt:
+    case C::Le:
+    case C::Gt:
+    case C::Ge:
+    case C::And:
+    case C::Or:
+    case C::Xor:
+    case C::Invert: return false;
+    default: return true;
+    }
+}
+
+namespace {
+
+// Python's repr / NumPy's str of a float: shortest round-trip digits, positional
+// when the decimal exponent is in [-4, 16), else scientific with a 2-digit exponent.
+template <typename F> std::string formatFloat(F v) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    std::string s(buf, res.ptr);
+    std::string sign;
+    if (!s.empty() && s[0] == '-') {
+        sign = "-";
+        s.erase(0, 1);
+    }
+    const size_t e = s.find('e');
+    std::string mant = s.substr(0, e);
+    const int exp10 = std::stoi(s.substr(e + 1));
+    std::string digits;
+    for (char c : mant)
+        if (c != '.') digits += c;
+    const int decpt = exp10 + 1;  // value = 0.DIGITS * 10^decpt
+    const int n = static_cast<int>(digits.size());
+    if (decpt <= -4 || decpt > 16) {
+        std::string out = sign + digits.substr(0, 1);
+        if (n > 1) out += "." + digits.substr(1);
+        char eb[16];
+        std::snprintf(eb, sizeof eb, "e%c%02d", exp10 < 0 ? '-' : '+', exp10 < 0 ? -exp10 : exp10);
+        return out + eb;
+    }
+    if (decpt <= 0) return sign + "0." + std::string(static_cast<size_t>(-decpt), '0') + digits;
+    if (decpt < n) return sign + digits.substr(0, static_cast<size_t>(decpt)) + "." + digits.substr(static_cast<size_t>(decpt));
+    return sign + digits + std::string(static_cast<size_t>(decpt - n), '0') + ".0";
+}
+
+} // namespace
+
+std::string formatScalarLiteral(const NDArray& value) {
+    if (!value.valid() || value.size() != 1) throw std::invalid_argument("formatScalarLiteral needs a one-element array");
+    return dispatchDType(value.dtype(), [&](auto t) -> std::string {
+        using T = decltype(t);
+        const T v = value.data<T>()[0];
+        if constexpr (std::is_same_v<T, bool>) return v ? "True" : "False";
+        else if constexpr (std::is_floating_point_v<T>) return formatFloat(v);
+        else return std::to_string(static_cast<int64_t>(v));
+    });
+}
+
+std::string formatScalarLiteral(DType dtype, double value) { return formatScalarLiteral(NDArray::scalar(dtype, value)); }
+
+} // namespace tl

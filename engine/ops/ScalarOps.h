@@ -1,0 +1,274 @@
+#pragma once
+// The scalar ops of Elemwise and Composite (SEMANTICS.md §2): codes and names
+// from ScalarOps.def, PyTensor's output dtype rules, and the per-element
+// functions every kernel inlines. The functions are IEEE-faithful: they call
+// the C library as PyTensor's C code does and never assume finite math.
+#include "ir/DType.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace tl {
+
+class NDArray;
+
+inline constexpr int kVariadicArity = -1;
+
+enum class ScalarOpCode : uint8_t {
+#define TL_SCALAR_OP(e, key, inner, outer, arity, infix) e,
+#include "ops/ScalarOps.def"
+#undef TL_SCALAR_OP
+};
+
+inline constexpr int kNumScalarOps = 0
+#define TL_SCALAR_OP(e, key, inner, outer, arity, infix) +1
+#include "ops/ScalarOps.def"
+#undef TL_SCALAR_OP
+    ;
+static_assert(kNumScalarOps == 35, "SEMANTICS.md §2 lists 35 scalar ops; update the tables switching over them");
+
+struct ScalarOpInfo {
+    std::string_view key;        // "lt": JSON and SEMANTICS name
+    std::string_view innerName;  // "LT": printed inside Composites
+    std::string_view outerName;  // "Lt": printed for the Elemwise
+    int arity;                   // kVariadicArity for add / mul
+    std::string_view infix;      // "+" for PyTensor's OperatorPrinter, "" for calls
+};
+
+const ScalarOpInfo& scalarOpInfo(ScalarOpCode code);
+/// Parses a key ("lt") or an inner name ("LT", "scalar_softplus"); nullopt when unknown.
+std::optional<ScalarOpCode> parseScalarOp(std::string_view name);
+/// The name inside Composites: "exp", "Cast{float32}".
+std::string scalarOpName(ScalarOpCode code, DType castTo = DType::Float64);
+/// PyTensor's Elemwise name: "Exp", "True_div", "Cast{float32}".
+std::string elemwiseOpName(ScalarOpCode code, DType castTo = DType::Float64);
+/// True when `n` inputs are acceptable (add/mul take two or more).
+bool scalarArityOk(ScalarOpCode code, int n);
+
+/// NumPy's type promotion of several dtypes (PyTensor's scalar `upcast`).
+DType upcastDTypes(std::span<const DType> dtypes);
+
+/// The output dtype PyTensor's output_types_preference gives for these input
+/// dtypes (upcast, upgrade_to_float, comparisons -> bool, true_div of ints ->
+/// float64, cast -> castTo, ...). Throws OpTypeError naming the op and dtypes.
+DType scalarOutputDType(ScalarOpCode code, std::span<const DType> inputs, DType castTo = DType::Float64);
+/// The dtype the inputs are converted to before the element function runs
+/// (the output dtype, or the common input dtype for comparisons; for switch
+/// the branch dtype while the condition is read as bool).
+DType scalarComputeDType(ScalarOpCode code, std::span<const DType> inputs, DType castTo = DType::Float64);
+/// Whether the op has a non-zero derivative for float inputs (not comparisons,
+/// bit ops, int_div, casts to integers, ...).
+bool scalarOpDifferentiable(ScalarOpCode code, DType outputDType);
+
+/// NumPy's str() of a 0-d value, as PyTensor's pprint prints constants:
+/// "5", "-5.0", "1e-05", "0.1" (float32 shortest), "True", "inf", "nan".
+std::string formatScalarLiteral(const NDArray& value);
+std::string formatScalarLiteral(DType dtype, double value);
+
+// ---- element functions --------------------------------------------------
+// scalar_fn::<name>(T...) computes one element in the compute dtype T.
+namespace scalar_fn {
+
+template <typename T> inline constexpr bool kIsBool = std::is_same_v<T, bool>;
+
+/// Float -> integer conversion as NumPy gives it on x86-64: truncation; NaN and
+/// out-of-range values become the minimum of int32 (int64 for int64), and
+/// narrower targets keep the low bits of that int32. Never undefined behaviour.
+template <typename To, typename From> inline To convert(From v) {
+    if constexpr (std::is_same_v<To, From>) {
+        return v;
+    } else if constexpr (kIsBool<To>) {
+        return v != From(0);
+    } else if constexpr (std::is_floating_point_v<To> || !std::is_floating_point_v<From>) {
+        return static_cast<To>(v);  // int->int wraps (C++20), int/float->float rounds
+    } else if constexpr (sizeof(To) == 8) {
+        if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return std::numeric_limits<int64_t>::min();
+        return static_cast<To>(v);
+    } else {
+        if (!(v > -2147483649.0 && v < 2147483648.0)) return static_cast<To>(std::numeric_limits<int32_t>::min());
+        return static_cast<To>(static_cast<int32_t>(v));
+    }
+}
+
+/// Unsigned type of T's width (at least 32 bits, so no promotion to int):
+/// integer arithmetic wraps as NumPy's does instead of overflowing (UB in C++).
+template <typename T> using WrapT = std::conditional_t<sizeof(T) <= 4, uint32_t, uint64_t>;
+
+template <typename T> inline T add(T a, T b) {
+    if constexpr (kIsBool<T>) return a || b;
+    else if constexpr (std::is_floating_point_v<T>) return a + b;
+    else return static_cast<T>(static_cast<WrapT<T>>(a) + static_cast<WrapT<T>>(b));
+}
+template <typename T> inline T sub(T a, T b) {
+    if constexpr (kIsBool<T>) return a != b;
+    else if constexpr (std::is_floating_point_v<T>) return a - b;
+    else return static_cast<T>(static_cast<WrapT<T>>(a) - static_cast<WrapT<T>>(b));
+}
+template <typename T> inline T mul(T a, T b) {
+    if constexpr (kIsBool<T>) return a && b;
+    else if constexpr (std::is_floating_point_v<T>) return a * b;
+    else return static_cast<T>(static_cast<WrapT<T>>(a) * static_cast<WrapT<T>>(b));
+}
+template <typename T> inline T trueDiv(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) return a / b;
+    else return convert<T>(static_cast<double>(a) / static_cast<double>(b));
+}
+/// NumPy's floor_divide: floor for negatives; x // 0 is 0 for integers (NumPy
+/// warns) and a/b (inf or nan) for floats.
+template <typename T> inline T intDiv(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        T mod = std::fmod(a, b);
+        if (b == T(0)) return a / b;
+        T div = (a - mod) / b;
+        if (mod != T(0)) {
+            if ((b < T(0)) != (mod < T(0))) div -= T(1);
+        }
+        if (div != T(0)) {
+            T fl = std::floor(div);
+            if (div - fl > T(0.5)) fl += T(1);
+            return fl;
+        }
+        return std::copysign(T(0), a / b);
+    } else if constexpr (kIsBool<T>) {
+        return b ? a : false;
+    } else {
+        if (b == 0) return T(0);
+        if constexpr (std::is_signed_v<T>) {
+            if (b == T(-1)) return static_cast<T>(WrapT<T>(0) - static_cast<WrapT<T>>(a));  // min // -1 wraps to min
+            T q = static_cast<T>(a / b);
+            if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+            return q;
+        } else {
+            return static_cast<T>(a / b);
+        }
+    }
+}
+/// NumPy's remainder: the sign of the divisor; x % 0 is 0 for integers, nan for floats.
+template <typename T> inline T mod(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        T m = std::fmod(a, b);
+        if (b == T(0)) return m;
+        if (m != T(0)) {
+            if ((b < T(0)) != (m < T(0))) m += b;
+        } else {
+            m = std::copysign(T(0), b);
+        }
+        return m;
+    } else if constexpr (kIsBool<T>) {
+        (void)a;
+        (void)b;
+        return false;
+    } else {
+        if (b == 0) return T(0);
+        if constexpr (std::is_signed_v<T>) {
+            if (b == T(-1)) return T(0);
+            T r = static_cast<T>(a % b);
+            if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+            return r;
+        } else {
+            return static_cast<T>(a % b);
+        }
+    }
+}
+template <typename T> inline T neg(T a) {
+    if constexpr (kIsBool<T>) return a;
+    else if constexpr (std::is_floating_point_v<T>) return -a;
+    else return static_cast<T>(WrapT<T>(0) - static_cast<WrapT<T>>(a));
+}
+template <typename T> inline T abs(T a) {
+    if constexpr (std::is_floating_point_v<T>) return std::fabs(a);
+    else if constexpr (kIsBool<T> || std::is_unsigned_v<T>) return a;
+    else return a < 0 ? neg(a) : a;  // the minimum wraps to itself, as C's abs does
+}
+template <typename T> inline T exp(T a) { return std::exp(a); }
+template <typename T> inline T log(T a) { return std::log(a); }
+template <typename T> inline T log1p(T a) { return std::log1p(a); }
+template <typename T> inline T expm1(T a) { return std::expm1(a); }
+template <typename T> inline T sqrt(T a) { return std::sqrt(a); }
+template <typename T> inline T sqr(T a) { return mul(a, a); }
+template <typename T> inline T sin(T a) { return std::sin(a); }
+template <typename T> inline T cos(T a) { return std::cos(a); }
+template <typename T> inline T tanh(T a) { return std::tanh(a); }
+template <typename T> inline T sigmoid(T a) { return T(1) / (T(1) + std::exp(-a)); }
+/// PyTensor's Softplus: log1p(exp(x)) with the thresholds of Mächler (2012).
+template <typename T> inline T softplus(T a) {
+    if (a < T(-37.0)) return std::exp(a);
+    if (a < T(18.0)) return std::log1p(std::exp(a));
+    if (a < T(33.3)) return a + std::exp(-a);
+    return a;
+}
+/// Integer powers by squaring with wrap-around; a negative exponent gives the
+/// truncated real result (0 unless |a| == 1), as C's pow stored into an int.
+template <typename T> inline T pow(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        return std::pow(a, b);
+    } else if constexpr (kIsBool<T>) {
+        return a || !b;
+    } else {
+        if constexpr (std::is_signed_v<T>) {
+            if (b < 0) {
+                if (a == 1) return T(1);
+                if (a == -1) return (b % 2 == 0) ? T(1) : T(-1);
+                return T(0);
+            }
+        }
+        uint64_t base = static_cast<uint64_t>(static_cast<int64_t>(a));
+        uint64_t e = static_cast<uint64_t>(b);
+        uint64_t r = 1;
+        while (e) {
+            if (e & 1u) r *= base;
+            base *= base;
+            e >>= 1u;
+        }
+        return static_cast<T>(r);
+    }
+}
+// PyTensor's C: ((y)>(x)? (y): ((x)>=(y)? (x): nan(""))) -- NaN propagates.
+template <typename T> inline T maximum(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) return b > a ? b : (a >= b ? a : std::numeric_limits<T>::quiet_NaN());
+    else return b > a ? b : a;
+}
+template <typename T> inline T minimum(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) return b < a ? b : (a <= b ? a : std::numeric_limits<T>::quiet_NaN());
+    else return b < a ? b : a;
+}
+template <typename T> inline bool eq(T a, T b) { return a == b; }
+template <typename T> inline bool neq(T a, T b) { return a != b; }
+template <typename T> inline bool lt(T a, T b) { return a < b; }
+template <typename T> inline bool le(T a, T b) { return a <= b; }
+template <typename T> inline bool gt(T a, T b) { return a > b; }
+template <typename T> inline bool ge(T a, T b) { return a >= b; }
+// Bit ops are logical on bools and bitwise on integers; floats are rejected
+// by the dtype rules, the float branches only keep the templates total.
+template <typename T> inline T bitAnd(T a, T b) {
+    if constexpr (kIsBool<T>) return a && b;
+    else if constexpr (std::is_floating_point_v<T>) return T(0);
+    else return static_cast<T>(a & b);
+}
+template <typename T> inline T bitOr(T a, T b) {
+    if constexpr (kIsBool<T>) return a || b;
+    else if constexpr (std::is_floating_point_v<T>) return T(0);
+    else return static_cast<T>(a | b);
+}
+template <typename T> inline T bitXor(T a, T b) {
+    if constexpr (kIsBool<T>) return a != b;
+    else if constexpr (std::is_floating_point_v<T>) return T(0);
+    else return static_cast<T>(a ^ b);
+}
+template <typename T> inline T invert(T a) {
+    if constexpr (kIsBool<T>) return !a;
+    else if constexpr (std::is_floating_point_v<T>) return T(0);
+    else return static_cast<T>(~a);
+}
+template <typename T> inline T select(bool c, T a, T b) { return c ? a : b; }
+template <typename T> inline T identity(T a) { return a; }
+
+} // namespace scalar_fn
+
+} // namespace tl

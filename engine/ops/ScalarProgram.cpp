@@ -1,0 +1,311 @@
+#include "ops/ScalarProgram.h"
+
+#include "ir/Graph.h"
+#include "ops/ScalarOp.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace tl {
+
+// ---- workspace ------------------------------------------------------------
+
+ProgramWorkspace& ProgramWorkspace::local() {
+    thread_local ProgramWorkspace ws;
+    return ws;
+}
+
+void ProgramWorkspace::bind(const ScalarProgram& program, int extraBlocks) {
+    const size_t blocks = static_cast<size_t>(program.m_numRegisters + extraBlocks);
+    if (blocks > m_capacityBlocks || !m_storage) {
+        const size_t cap = std::max<size_t>(blocks, 8);
+        m_storage = std::make_unique<std::byte[]>(cap * kBlockBytes + 64);
+        const auto addr = reinterpret_cast<uintptr_t>(m_storage.get());
+        m_buffer = m_storage.get() + ((64 - addr % 64) % 64);
+        m_capacityBlocks = cap;
+    }
+    m_extraBase = program.m_numRegisters;
+    m_slots.resize(program.m_slots.size());
+    for (size_t s = 0; s < program.m_slots.size(); ++s) {
+        const auto& slot = program.m_slots[s];
+        switch (slot.kind) {
+        case ScalarProgram::SlotKind::Temp: m_slots[s] = m_buffer + static_cast<size_t>(slot.index) * kBlockBytes; break;
+        case ScalarProgram::SlotKind::Constant:
+            m_slots[s] = const_cast<std::byte*>(program.m_constants[static_cast<size_t>(slot.index)].data);
+            break;
+        default: m_slots[s] = nullptr; break;  // set per block by runBlock
+        }
+    }
+}
+
+void ScalarProgram::runBlock(ProgramWorkspace& ws, const void* const* inputs, void* const* outputs, int64_t n) const {
+    void** slots = ws.m_slots.data();
+    for (size_t i = 0; i < m_inputSlot.size(); ++i) slots[m_inputSlot[i]] = const_cast<void*>(inputs[i]);
+    for (size_t o = 0; o < m_outputSlot.size(); ++o) slots[m_outputSlot[o]] = outputs[o];
+    for (const BlockInstr& ins : m_code) ins.fn(ins, slots, n);
+}
+
+// ---- compilation ----------------------------------------------------------
+
+class ProgramBuilder {
+public:
+    explicit ProgramBuilder(ScalarProgram& p) : m_p(p) {}
+
+    int addSlot(DType d, ScalarProgram::SlotKind k, int index) {
+        m_p.m_slots.push_back({d, k, index});
+        return static_cast<int>(m_p.m_slots.size()) - 1;
+    }
+
+    int addInput(DType d) {
+        int s = addSlot(d, ScalarProgram::SlotKind::Input, static_cast<int>(m_p.m_inputDTypes.size()));
+        m_p.m_inputDTypes.push_back(d);
+        m_p.m_inputSlot.push_back(s);
+        return s;
+    }
+
+    /// A constant slot holding a block of `value` (a 0-d array) converted to `to`.
+    int addConstant(const NDArray& value, DType to) {
+        ScalarProgram::ConstBlock block;
+        dispatchDType(value.dtype(), [&](auto f) {
+            const auto v = value.data<decltype(f)>()[0];
+            dispatchDType(to, [&](auto t) {
+                using T = decltype(t);
+                const T c = scalar_fn::convert<T>(v);
+                T* dst = reinterpret_cast<T*>(block.data);
+                for (int64_t i = 0; i < kBlockSize; ++i) dst[i] = c;
+            });
+        });
+        m_p.m_constants.push_back(block);
+        int s = addSlot(to, ScalarProgram::SlotKind::Constant, static_cast<int>(m_p.m_constants.size()) - 1);
+        m_constValue[s] = value;
+        return s;
+    }
+
+    int emit(BlockFn fn, DType outDType, std::initializer_list<int> srcs) {
+        if (!fn) throw std::logic_error("no block kernel for this op and dtype");
+        BlockInstr ins;
+        ins.fn = fn;
+        int k = 0;
+        for (int s : srcs) ins.src[k++] = s;
+        ins.dst = addSlot(outDType, ScalarProgram::SlotKind::Temp, -1);
+        m_p.m_code.push_back(ins);
+        m_numSrc.push_back(k);
+        return ins.dst;
+    }
+
+    /// `slot` converted to dtype `to`: itself, a converted constant, or a convert instruction.
+    int converted(int slot, DType to) {
+        const auto& s = m_p.m_slots[static_cast<size_t>(slot)];
+        if (s.dtype == to) return slot;
+        auto key = std::make_pair(slot, to);
+        if (auto it = m_conversions.find(key); it != m_conversions.end()) return it->second;
+        int r = s.kind == ScalarProgram::SlotKind::Constant ? addConstant(m_constValue.at(slot), to)
+                                                            : emit(convertBlockKernel(s.dtype, to), to, {slot});
+        m_conversions[key] = r;
+        return r;
+    }
+
+    /// Emits `code` on `srcs`; returns the slot of the result (dtype scalarOutputDType).
+    int emitOp(ScalarOpCode code, DType castTo, const std::vector<int>& srcs) {
+        std::vector<DType> ins;
+        for (int s : srcs) ins.push_back(m_p.m_slots[static_cast<size_t>(s)].dtype);
+        const DType out = scalarOutputDType(code, ins, castTo);  // throws OpTypeError
+        const DType compute = scalarComputeDType(code, ins, castTo);
+        if (code == ScalarOpCode::Cast) return emit(convertBlockKernel(ins[0], castTo), castTo, {srcs[0]});
+        if (code == ScalarOpCode::Switch) {
+            int c = converted(srcs[0], DType::Bool);
+            int a = converted(srcs[1], compute), b = converted(srcs[2], compute);
+            return emit(scalarBlockKernel(code, compute), out, {c, a, b});
+        }
+        const BlockFn fn = scalarBlockKernel(code, compute);
+        const bool isCmp = out == DType::Bool && compute != DType::Bool;
+        const DType kernelOut = isCmp ? DType::Bool : compute;
+        int acc = converted(srcs[0], compute);
+        if (srcs.size() == 1) {
+            acc = emit(fn, kernelOut, {acc});
+        } else {
+            // Variadic add/mul fold left to right, as PyTensor's C code `a + b + c`.
+            for (size_t i = 1; i < srcs.size(); ++i) acc = emit(fn, kernelOut, {acc, converted(srcs[i], compute)});
+        }
+        return converted(acc, out);
+    }
+
+    /// Binds output o to `slot`: the producing instruction writes straight into the
+    /// output when it can, otherwise a final copy/convert does.
+    void setOutput(int slot, DType outDType) {
+        const int o = static_cast<int>(m_p.m_outputDTypes.size());
+        m_p.m_outputDTypes.push_back(outDType);
+        auto& s = m_p.m_slots[static_cast<size_t>(slot)];
+        if (s.kind == ScalarProgram::SlotKind::Temp && s.dtype == outDType) {
+            s.kind = ScalarProgram::SlotKind::Output;
+            s.index = o;
+            m_p.m_outputSlot.push_back(slot);
+            return;
+        }
+        int r = emit(convertBlockKernel(s.dtype, outDType), outDType, {slot});
+        m_p.m_slots[static_cast<size_t>(r)].kind = ScalarProgram::SlotKind::Output;
+        m_p.m_slots[static_cast<size_t>(r)].index = o;
+        m_p.m_outputSlot.push_back(r);
+    }
+
+    /// Linear-scan register allocation over the temporaries. A destination is
+    /// allocated before the sources that die at its instruction are freed, so it
+    /// never shares memory with them (the loops use restrict pointers).
+    void allocateRegisters() {
+        const size_t nslots = m_p.m_slots.size();
+        std::vector<int> lastUse(nslots, -1);
+        for (size_t i = 0; i < m_p.m_code.size(); ++i)
+            for (int k = 0; k < m_numSrc[i]; ++k) lastUse[static_cast<size_t>(m_p.m_code[i].src[k])] = static_cast<int>(i);
+        std::vector<int> freeRegs;
+        int next = 0;
+        auto isTemp = [&](int s) { return m_p.m_slots[static_cast<size_t>(s)].kind == ScalarProgram::SlotKind::Temp; };
+        for (size_t i = 0; i < m_p.m_code.size(); ++i) {
+            const BlockInstr& ins = m_p.m_code[i];
+            if (isTemp(ins.dst)) {
+                int r;
+                if (!freeRegs.empty()) {
+                    r = freeRegs.back();
+                    freeRegs.pop_back();
+                } else {
+                    r = next++;
+                }
+                m_p.m_slots[static_cast<size_t>(ins.dst)].index = r;
+            }
+            for (int k = 0; k < m_numSrc[i]; ++k) {
+                const int s = ins.src[k];
+                bool seen = false;
+                for (int j = 0; j < k; ++j) seen = seen || ins.src[j] == s;
+                if (!seen && isTemp(s) && lastUse[static_cast<size_t>(s)] == static_cast<int>(i))
+                    freeRegs.push_back(m_p.m_slots[static_cast<size_t>(s)].index);
+            }
+            if (isTemp(ins.dst) && lastUse[static_cast<size_t>(ins.dst)] < 0)
+                freeRegs.push_back(m_p.m_slots[static_cast<size_t>(ins.dst)].index);
+        }
+        m_p.m_numRegisters = next;
+    }
+
+private:
+    ScalarProgram& m_p;
+    std::vector<int> m_numSrc;
+    std::map<std::pair<int, DType>, int> m_conversions;
+    std::unordered_map<int, NDArray> m_constValue;
+};
+
+std::shared_ptr<const ScalarProgram> ScalarProgram::compile(const Graph& g) {
+    auto p = std::make_shared<ScalarProgram>();
+    ProgramBuilder b(*p);
+    std::unordered_map<const Variable*, int> slotOf;
+    for (Variable* in : g.inputs()) {
+        if (!in->type().isScalarType())
+            throw std::invalid_argument("scalar graph input " + std::to_string(in->id()) + " has type " +
+                                        in->type().toString() + ", not a ScalarType");
+        slotOf[in] = b.addInput(in->type().dtype);
+    }
+    auto slotFor = [&](Variable* v, const Node* user) -> int {
+        if (auto it = slotOf.find(v); it != slotOf.end()) return it->second;
+        if (v->isConstant()) {
+            if (v->constantValue().size() != 1)
+                throw std::invalid_argument(user->label() + ": scalar graph constant " + std::to_string(v->id()) + " is not 0-d");
+            int s = b.addConstant(v->constantValue(), v->type().dtype);
+            slotOf[v] = s;
+            return s;
+        }
+        throw std::invalid_argument(user->label() + ": input variable " + std::to_string(v->id()) +
+                                    " is neither a graph input, a constant nor computed earlier");
+    };
+    for (Node* n : g.toposort()) {
+        const auto* sop = dynamic_cast<const ScalarOp*>(&n->op());
+        if (!sop) throw std::invalid_argument(n->label() + ": a scalar graph may hold only scalar ops");
+        std::vector<int> srcs;
+        for (Variable* v : n->inputs()) srcs.push_back(slotFor(v, n));
+        int r;
+        try {
+            r = b.converted(b.emitOp(sop->code(), sop->castTo(), srcs), n->output(0)->type().dtype);
+        } catch (const std::exception& e) {
+            throw std::invalid_argument(n->label() + ": " + e.what());
+        }
+        slotOf[n->output(0)] = r;
+    }
+    for (Variable* out : g.outputs()) {
+        int s;
+        if (auto it = slotOf.find(out); it != slotOf.end()) s = it->second;
+        else if (out->isConstant()) s = b.addConstant(out->constantValue(), out->type().dtype);
+        else throw std::invalid_argument("scalar graph output " + std::to_string(out->id()) + " is not computed");
+        b.setOutput(s, out->type().dtype);
+    }
+    b.allocateRegisters();
+    return p;
+}
+
+std::shared_ptr<const ScalarProgram> ScalarProgram::compileOp(ScalarOpCode code, DType castTo, std::span<const DType> inputs) {
+    auto p = std::make_shared<ScalarProgram>();
+    ProgramBuilder b(*p);
+    std::vector<int> srcs;
+    for (DType d : inputs) srcs.push_back(b.addInput(d));
+    int r = b.emitOp(code, castTo, srcs);
+    b.setOutput(r, p->m_slots[static_cast<size_t>(r)].dtype);
+    b.allocateRegisters();
+    return p;
+}
+
+// ---- conveniences ---------------------------------------------------------
+
+std::vector<NDArray> ScalarProgram::evaluate(std::span<const NDArray> inputs) const {
+    if (static_cast<int>(inputs.size()) != numInputs())
+        throw std::invalid_argument("program takes " + std::to_string(numInputs()) + " inputs, got " +
+                                    std::to_string(inputs.size()));
+    const Shape shape = inputs.empty() ? Shape{} : inputs[0].shape();
+    std::vector<NDArray> ins;
+    for (int i = 0; i < numInputs(); ++i) {
+        if (inputs[i].shape() != shape) throw std::invalid_argument("evaluate: inputs of different shapes");
+        ins.push_back(inputs[i].astype(m_inputDTypes[i]));  // contiguous, right dtype
+    }
+    std::vector<NDArray> outs;
+    for (int o = 0; o < numOutputs(); ++o) outs.push_back(NDArray::empty(m_outputDTypes[o], shape));
+    int64_t total = 1;
+    for (int64_t d : shape) total *= d;
+    ProgramWorkspace& ws = ProgramWorkspace::local();
+    ws.bind(*this, 0);
+    std::vector<const void*> ip(ins.size());
+    std::vector<void*> op(outs.size());
+    for (int64_t start = 0; start < total; start += kBlockSize) {
+        const int64_t n = std::min(kBlockSize, total - start);
+        for (size_t i = 0; i < ins.size(); ++i)
+            ip[i] = static_cast<const std::byte*>(ins[i].rawData()) + start * static_cast<int64_t>(dtypeSize(ins[i].dtype()));
+        for (size_t o = 0; o < outs.size(); ++o)
+            op[o] = static_cast<std::byte*>(outs[o].rawData()) + start * static_cast<int64_t>(dtypeSize(outs[o].dtype()));
+        runBlock(ws, ip.data(), op.data(), n);
+    }
+    return outs;
+}
+
+const ScalarProgram& OpProgramCache::get(ScalarOpCode code, DType castTo, std::span<const DType> inputs) const {
+    const Entry* last = m_last.load(std::memory_order_acquire);
+    if (last && std::equal(last->key.begin(), last->key.end(), inputs.begin(), inputs.end())) return *last->program;
+    std::lock_guard<std::mutex> lock(m_mutex);
+    for (const auto& e : m_entries)
+        if (std::equal(e->key.begin(), e->key.end(), inputs.begin(), inputs.end())) {
+            m_last.store(e.get(), std::memory_order_release);
+            return *e->program;
+        }
+    auto e = std::make_unique<Entry>();
+    e->key.assign(inputs.begin(), inputs.end());
+    e->program = ScalarProgram::compileOp(code, castTo, inputs);
+    m_entries.push_back(std::move(e));
+    m_last.store(m_entries.back().get(), std::memory_order_release);
+    return *m_entries.back()->program;
+}
+
+double evalScalarOp(ScalarOpCode code, std::span<const double> inputs, std::span<const DType> inputDTypes,
+                    DType castTo) {
+    if (inputs.size() != inputDTypes.size()) throw std::invalid_argument("evalScalarOp: one dtype per input");
+    auto program = ScalarProgram::compileOp(code, castTo, inputDTypes);
+    std::vector<NDArray> ins;
+    for (size_t i = 0; i < inputs.size(); ++i) ins.push_back(NDArray::scalar(inputDTypes[i], inputs[i]));
+    return program->evaluate(ins).at(0).item();
+}
+
+} // namespace tl

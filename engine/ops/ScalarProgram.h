@@ -1,0 +1,115 @@
+#pragma once
+// A scalar graph (Composite) or a single scalar op compiled once into a flat
+// program over typed register slots. Running it on a block applies each
+// instruction's loop to up to kBlockSize elements, so evaluation costs one
+// indirect call per scalar op and block, never per element. Temporaries get
+// registers by liveness, so a 5000-op chain needs only a few buffers.
+#include "exec/NDArray.h"
+#include "ops/ScalarKernels.h"
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <vector>
+
+namespace tl {
+
+class Graph;
+class ScalarProgram;
+
+/// Scratch memory of one thread for running programs: temporary registers and
+/// gather/scatter blocks. Not reentrant: a program runs to completion (ops never
+/// call other ops from inside a kernel).
+class ProgramWorkspace {
+public:
+    /// The calling thread's workspace.
+    static ProgramWorkspace& local();
+
+    /// Binds `program` (its constants and `extraBlocks` scratch blocks after its
+    /// registers) and returns the slot table runBlock uses.
+    void bind(const ScalarProgram& program, int extraBlocks);
+    /// Scratch block k (kBlockSize elements of up to 8 bytes, 64-byte aligned).
+    void* extraBlock(int k) const { return m_buffer + static_cast<size_t>(m_extraBase + k) * kBlockBytes; }
+
+    static constexpr size_t kBlockBytes = kBlockSize * 8;
+
+private:
+    friend class ScalarProgram;
+    std::vector<void*> m_slots;
+    std::unique_ptr<std::byte[]> m_storage;
+    std::byte* m_buffer = nullptr;  // 64-byte aligned inside m_storage
+    size_t m_capacityBlocks = 0;
+    int m_extraBase = 0;
+};
+
+class ScalarProgram {
+public:
+    enum class SlotKind : uint8_t { Input, Output, Constant, Temp };
+    struct Slot {
+        DType dtype = DType::Float64;
+        SlotKind kind = SlotKind::Temp;
+        int32_t index = 0;  // input / output number, constant block, or register
+    };
+
+    /// Compiles a scalar graph: Scalar-typed inputs, ScalarOp nodes, scalar constants.
+    /// Throws std::invalid_argument naming the offending node.
+    static std::shared_ptr<const ScalarProgram> compile(const Graph& scalarGraph);
+    /// One scalar op applied to inputs of these dtypes (a plain Elemwise).
+    /// Throws OpTypeError when the dtype rules reject them.
+    static std::shared_ptr<const ScalarProgram> compileOp(ScalarOpCode code, DType castTo, std::span<const DType> inputs);
+
+    int numInputs() const { return static_cast<int>(m_inputDTypes.size()); }
+    int numOutputs() const { return static_cast<int>(m_outputDTypes.size()); }
+    DType inputDType(int i) const { return m_inputDTypes[i]; }
+    DType outputDType(int o) const { return m_outputDTypes[o]; }
+    size_t numInstructions() const { return m_code.size(); }
+    int numRegisters() const { return m_numRegisters; }
+
+    /// Runs one block of n <= kBlockSize elements. inputs[i] holds n elements of
+    /// inputDType(i); outputs[o] receives n elements of outputDType(o) and must not
+    /// overlap any input. `ws` must be bound to this program.
+    void runBlock(ProgramWorkspace& ws, const void* const* inputs, void* const* outputs, int64_t n) const;
+
+    /// Convenience for whole arrays of equal shape, contiguous or not (tests,
+    /// constant folding): returns one new array per output.
+    std::vector<NDArray> evaluate(std::span<const NDArray> inputs) const;
+
+private:
+    friend class ProgramWorkspace;
+    friend class ProgramBuilder;
+    struct alignas(64) ConstBlock {
+        std::byte data[ProgramWorkspace::kBlockBytes];
+    };
+    std::vector<DType> m_inputDTypes, m_outputDTypes;
+    std::vector<Slot> m_slots;
+    std::vector<int32_t> m_inputSlot, m_outputSlot;  // slot of input i / output o
+    std::vector<BlockInstr> m_code;
+    std::vector<ConstBlock> m_constants;
+    int m_numRegisters = 0;
+};
+
+/// Programs of one scalar op per input dtype signature, compiled on first use
+/// (a plain Elemwise accepts any dtypes its scalar op does). Lookups of the
+/// most recent signature take no lock.
+class OpProgramCache {
+public:
+    const ScalarProgram& get(ScalarOpCode code, DType castTo, std::span<const DType> inputs) const;
+
+private:
+    struct Entry {
+        std::vector<DType> key;
+        std::shared_ptr<const ScalarProgram> program;
+    };
+    mutable std::mutex m_mutex;
+    mutable std::vector<std::unique_ptr<Entry>> m_entries;  // never shrinks: m_last stays valid
+    mutable std::atomic<const Entry*> m_last{nullptr};
+};
+
+/// Evaluates one scalar op on doubles (each input is first converted to its dtype):
+/// constant folding and reference checks. Returns the output value as double.
+double evalScalarOp(ScalarOpCode code, std::span<const double> inputs, std::span<const DType> inputDTypes,
+                    DType castTo = DType::Float64);
+
+} // namespace tl
