@@ -1,0 +1,51 @@
+#pragma once
+// The dprint printer: PyTensor's debugprint (pytensor/printing.py, 2.31-2.34),
+// character for character (SEMANTICS.md §5). Depth first from the outputs, one
+// line per variable, [id X] letters per Apply node in printing order, repeated
+// nodes as `└─ ···`, then the `Inner graphs:` section for Scan and Composite
+// bodies. Iterative: a 5000-deep chain prints without deep recursion.
+#include "ir/Graph.h"
+
+#include <string>
+#include <vector>
+
+namespace tl {
+
+struct DPrintOptions {
+    bool printType = false;        ///< ` <Matrix(float64, shape=(?, 7))>`
+    bool printShape = false;       ///< ` shape=(?, 7)`
+    bool printDestroyMap = false;  ///< ` d={0: [1]}`
+    bool printViewMap = false;     ///< ` v={0: [0]}`
+    bool printOpInfo = false;      ///< Scan tags: ` (n_steps)`, ` (outer_in_sit_sot-0)`, ...
+    /// The index of each outer node in Graph::toposort(), as PyTensor prints for a
+    /// compiled function (its order may differ from PyTensor's own toposort).
+    bool printTopoIndex = false;
+    bool printInnerGraphs = true;  ///< the `Inner graphs:` section
+    int depth = -1;                ///< levels to print below each output (-1: all)
+    bool stopOnName = false;       ///< do not expand below a named variable
+};
+
+/// One printed line and what it shows, so a view can map lines to nodes and back.
+struct DPrintLine {
+    enum class Kind {
+        Variable,          ///< a variable: an Apply output, an input or a constant
+        Repeat,            ///< `└─ ···` below a node printed before (node = that node)
+        Blank,             ///< empty separator line
+        InnerGraphsTitle,  ///< `Inner graphs:`
+        InnerGraphHeader,  ///< the op line heading an inner graph (node = the op's node)
+    };
+    Kind kind = Kind::Blank;
+    std::string text;
+    const Graph* graph = nullptr;        ///< graph holding `variable` / `node` (outer or inner)
+    const Variable* variable = nullptr;  ///< Variable lines
+    const Node* node = nullptr;          ///< owner of `variable`, or the node of Repeat / header lines
+    const Node* innerGraphOf = nullptr;  ///< in the Inner graphs section: the node whose body this is
+    std::string id;                      ///< "[id B]" of the node or leaf (empty for blank/title)
+};
+
+/// The lines of the listing, in order.
+std::vector<DPrintLine> dprintLines(const Graph& g, const DPrintOptions& options = {});
+/// The listing as PyTensor's debugprint(file="str") returns it: each line ends with '\n'.
+std::string dprint(const Graph& g, const DPrintOptions& options = {});
+
+} // namespace tl
