@@ -6,12 +6,6 @@
 namespace tl::cli {
 #define TL_PENDING_CMD(fn, name) \
     int fn(const std::vector<std::string>&) { throw std::runtime_error(name " is not wired up yet"); }
-TL_PENDING_CMD(cmdExample, "example")
-TL_PENDING_CMD(cmdRun, "run")
-TL_PENDING_CMD(cmdPrint, "print")
-TL_PENDING_CMD(cmdRewrite, "rewrite")
-TL_PENDING_CMD(cmdTrace, "trace")
-TL_PENDING_CMD(cmdVerify, "verify")
 TL_PENDING_CMD(cmdExport, "export")
 TL_PENDING_CMD(cmdImportDprint, "import-dprint")
 } // namespace tl::cli
