@@ -1,0 +1,129 @@
+// The headless command line, driven as a user would: exit codes, --help, errors.
+#include "TestSupport.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+struct Result {
+    int code;
+    QString out;
+    QString err;
+};
+
+Result runApp(const QStringList& args) {
+    QProcess p;
+    p.start(TL_APP_PATH, args);
+    p.waitForFinished(300000);
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString example(const QString& name) { return QString::fromStdString(tl::test::sourcePath("resources/examples/" + name.toStdString() + ".json")); }
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void helpOnEveryCommand_data() {
+        QTest::addColumn<QString>("command");
+        for (const char* c : {"example", "run", "print", "rewrite", "trace", "verify", "export", "import-dprint"})
+            QTest::newRow(c) << c;
+    }
+    void helpOnEveryCommand() {
+        QFETCH(QString, command);
+        Result r = runApp({command, "--help"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("Usage: tensorlens " + command));
+    }
+
+    void overviewHelp() {
+        Result r = runApp({"--help"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("verify"));
+    }
+
+    void exampleListNamesTheSeed() {
+        Result r = runApp({"example", "--list"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("seed_rop\t"));
+        QVERIFY(r.out.contains("seed_dup\t"));
+    }
+
+    void unknownOptionIsAUsageError() {
+        Result r = runApp({"print", example("seed_rop"), "--no-such-flag"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("unknown option --no-such-flag"));
+    }
+
+    void missingFileNamesTheFile() {
+        Result r = runApp({"print", "/nonexistent/graph.json"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("/nonexistent/graph.json"), qPrintable(r.err));
+    }
+
+    void runJsonReadsBackExactly() {
+        QTemporaryDir dir;
+        const QString inputs = dir.filePath("in.json");
+        {
+            QFile f(inputs);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(R"({"x_init": {"dtype": "float64", "shape": [7], "data": [-0.1, -0.06666666666666668, -0.03333333333333334, 0.0, 0.033333333333333326, 0.06666666666666665, 0.1]},
+                       "x_init_tangent": [1, 1, 1, 1, 1, 1, 1]})");
+        }
+        Result r = runApp({"run", example("seed_rop"), "--inputs", inputs, "--json"});
+        QCOMPARE(r.code, 0);
+        auto doc = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(doc["outputs"].size(), size_t(2));
+        QCOMPARE(doc["outputs"][0]["data"][0].get<double>(), -4.993216188647903);
+        QVERIFY(doc["peak_bytes"].get<long long>() > 0);
+    }
+
+    void runRejectsAWrongInputShape() {
+        QTemporaryDir dir;
+        const QString inputs = dir.filePath("in.json");
+        QFile f(inputs);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"x_init": [1, 2, 3], "x_init_tangent": [1, 1, 1, 1, 1, 1, 1]})");
+        f.close();
+        Result r = runApp({"run", example("seed_rop"), "--inputs", inputs});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("/x_init"), qPrintable(r.err));
+    }
+
+    void printOptionsShowTypesAndOpInfo() {
+        Result r = runApp({"print", example("seed_dup"), "--type", "--op-info"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("<Matrix(float64, shape=(?, 7))>"));
+        QVERIFY(r.out.contains("(outer_in_sit_sot-1)"));
+        QVERIFY(r.out.contains("Inner graphs:"));
+    }
+
+    void rewriteTraceAndVerify() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("out.json"), trace = dir.filePath("trace.json");
+        Result r = runApp({"rewrite", example("seed_rop"), "-o", out, "--trace", trace});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        Result t = runApp({"trace", trace});
+        QCOMPARE(t.code, 0);
+        QVERIFY(t.out.trimmed().endsWith("steps"));
+        Result p = runApp({"print", "--trace", trace, "--step", "0"});
+        QCOMPARE(p.code, 0);
+        Result bad = runApp({"print", "--trace", trace, "--step", "100000"});
+        QCOMPARE(bad.code, 2);
+        Result v = runApp({"verify", example("seed_rop")});
+        QVERIFY2(v.code == 0, qPrintable(v.out + v.err));
+    }
+
+    void rewriteRejectsUnknownExclude() {
+        QTemporaryDir dir;
+        Result r = runApp({"rewrite", example("seed_rop"), "-o", dir.filePath("o.json"), "--exclude", "no_such_rewrite"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("no_such_rewrite"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
