@@ -12,16 +12,20 @@ ExecContext::~ExecContext() {
     m_inner.clear();
 }
 
-CompiledGraph& ExecContext::innerGraph(const std::shared_ptr<const Graph>& graph) {
-    if (graph.get() == m_lastGraph) return *m_lastCompiled;
-    auto it = m_inner.find(graph.get());
+CompiledGraph& ExecContext::innerGraph(const std::shared_ptr<const Graph>& graph,
+                                      const std::vector<std::pair<int, int>>& rowReuse) {
+    if (graph.get() == m_lastGraph && rowReuse == m_lastRowReuse) return *m_lastCompiled;
+    auto key = std::make_pair(graph.get(), rowReuse);
+    auto it = m_inner.find(key);
     if (it == m_inner.end()) {
         CompiledGraph::Options opts;
         opts.freeIntermediates = false;  // as PyTensor's scan inner function (allow_gc=False)
+        opts.rowReuse = rowReuse;
         Entry e{graph, std::make_unique<CompiledGraph>(*graph, opts)};
-        it = m_inner.emplace(graph.get(), std::move(e)).first;
+        it = m_inner.emplace(std::move(key), std::move(e)).first;
     }
     m_lastGraph = graph.get();
+    m_lastRowReuse = rowReuse;
     m_lastCompiled = it->second.compiled.get();
     return *m_lastCompiled;
 }

@@ -6,7 +6,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <map>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace tl {
 
@@ -45,7 +48,10 @@ public:
     /// The compiled form of an inner graph (Scan body), built on first use and kept
     /// (with its storage cells, as PyTensor keeps the inner function's storage) for
     /// as long as this context lives. The context keeps `graph` alive.
-    CompiledGraph& innerGraph(const std::shared_ptr<const Graph>& graph);
+    /// `rowReuse`: CompiledGraphOptions::rowReuse of that compilation (one compiled form is
+    /// kept per graph and rowReuse list).
+    CompiledGraph& innerGraph(const std::shared_ptr<const Graph>& graph,
+                              const std::vector<std::pair<int, int>>& rowReuse = {});
 
 private:
     // Declared first so it is destroyed last: the cached graphs' arrays report to it.
@@ -56,9 +62,10 @@ private:
         std::shared_ptr<const Graph> graph;
         std::unique_ptr<CompiledGraph> compiled;
     };
-    std::unordered_map<const Graph*, Entry> m_inner;
+    std::map<std::pair<const Graph*, std::vector<std::pair<int, int>>>, Entry> m_inner;
     // One-entry memo: a Scan looks up the same inner graph on every call.
     const Graph* m_lastGraph = nullptr;
+    std::vector<std::pair<int, int>> m_lastRowReuse;
     CompiledGraph* m_lastCompiled = nullptr;
 };
 

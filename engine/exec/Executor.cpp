@@ -141,6 +141,30 @@ void CompiledGraph::plan() {
         if (copyInputs.count(d)) m_protectedDestroyers.push_back(d);
     }
 
+    // 3b. Row reuse: output j's node may write over input i (see CompiledGraphOptions::rowReuse),
+    // ordered like a destroyer after the real ones; refused rather than reordered when unsafe.
+    m_rowReuseGranted.assign(m_options.rowReuse.size(), 0);
+    for (size_t k = 0; k < m_options.rowReuse.size(); ++k) {
+        const auto [j, i] = m_options.rowReuse[k];
+        if (j < 0 || j >= static_cast<int>(g.outputs().size()) || i < 0 || i >= m_numInputs) continue;
+        const Node* w = g.outputs()[j]->owner();
+        const Variable* in = g.inputs()[i];
+        if (!isNeeded(w) || destroyedRoots.count(in)) continue;
+        bool ok = true;
+        std::unordered_set<const Node*> readers;
+        for (const Variable* a : viewTree(in))
+            for (const Client& c : a->clients()) {
+                if (c.isGraphOutput()) ok = false;
+                else if (!isNeeded(c.node)) continue;
+                else if (c.node != w) readers.insert(c.node);
+                else if (a != in || w->op().kind() != OpKind::Elemwise) ok = false;
+            }
+        if (!ok || reaches(w, readers)) continue;
+        destroyedRoots.insert(in);
+        for (const Node* r : readers) extraSucc[r].push_back(w);
+        m_rowReuseGranted[k] = 1;
+    }
+
     // 4. Execution order: Kahn's algorithm, ties broken by the toposort position.
     {
         std::unordered_map<const Node*, int> indegree;
@@ -237,7 +261,7 @@ void CompiledGraph::plan() {
         if (ci != copyInputs.end())
             for (int i : ci->second) m_copyInputs.push_back(static_cast<uint32_t>(i));
         st.copyCount = static_cast<uint32_t>(m_copyInputs.size()) - st.copyBegin;
-        st.contiguousIn = st.inCount > 0 && st.copyCount == 0 ? m_inputSlots[st.inBegin] : -1;
+        st.contiguousIn = st.inCount > 0 && st.copyCount == 0 ? static_cast<int64_t>(m_inputSlots[st.inBegin]) : -1;
         for (uint32_t k = 1; k < st.inCount && st.contiguousIn >= 0; ++k)
             if (m_inputSlots[st.inBegin + k] != m_inputSlots[st.inBegin] + k) st.contiguousIn = -1;
         if (st.inCount == 0) st.contiguousIn = 0;

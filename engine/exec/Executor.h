@@ -7,6 +7,7 @@
 
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tl {
@@ -24,6 +25,14 @@ struct CompiledGraphOptions {
     /// values (views, destroyed inputs) are dropped after their last use so they do
     /// not pin a cell another kernel wants to reuse.
     bool freeIntermediates = true;
+    /// (graph output j, graph input i) pairs a caller may later make share memory: Scan
+    /// lends output j's cell a buffer row that also holds input i (a new state written
+    /// over its oldest tap, SEMANTICS.md §4.1). The plan then treats output j's node as a
+    /// destroyer of input i: every other reader of input i and of its views runs first.
+    /// A pair is granted (rowReuseGranted) only when that order exists, output j's node
+    /// reads input i, if at all, directly and elementwise (Elemwise reads every element
+    /// of a block before writing it), and no graph output aliases input i.
+    std::vector<std::pair<int, int>> rowReuse;
 };
 
 class CompiledGraph {
@@ -48,6 +57,8 @@ public:
     const std::vector<const Node*>& order() const { return m_order; }
     /// Nodes whose destroyed input is copied first (see the constructor).
     const std::vector<const Node*>& protectedDestroyers() const { return m_protectedDestroyers; }
+    /// Whether options.rowReuse[k] was granted (see CompiledGraphOptions::rowReuse).
+    bool rowReuseGranted(size_t k) const { return k < m_rowReuseGranted.size() && m_rowReuseGranted[k]; }
 
     /// Checks the inputs (count, dtype, rank, static dims: ExecError naming the input),
     /// runs, and returns the outputs. Outputs that alias an input, a constant or an
@@ -94,6 +105,7 @@ private:
     int m_numInputs = 0;
     std::vector<const Node*> m_order;
     std::vector<const Node*> m_protectedDestroyers;
+    std::vector<char> m_rowReuseGranted;
     std::vector<Step> m_steps;
     std::vector<uint32_t> m_inputSlots;
     std::vector<uint32_t> m_releaseSlots;

@@ -221,7 +221,16 @@ void ScanOp::perform(ExecContext& ctx, std::span<const NDArray> inputs, std::spa
     }
 
     // 3. Inner input slots, bound once; the loop only moves their offsets.
-    CompiledGraph& fn = ctx.innerGraph(m_inner);
+    // States proven safe to write over their oldest tap (reuseProvenSafe): the inner plan
+    // orders the tap's other readers first and grants each pair it can (SEMANTICS.md §4.1).
+    std::vector<std::pair<int, int>> rowReuse;
+    std::vector<int> rowReuseIndex(T, -1);
+    for (int s = I.nMitMot(); s < T; ++s)
+        if (s < static_cast<int>(m_reuseProvenSafe.size()) && m_reuseProvenSafe[s]) {
+            rowReuseIndex[s] = static_cast<int>(rowReuse.size());
+            rowReuse.emplace_back(I.innerOutState(s), I.innerInTap(s, 0));
+        }
+    CompiledGraph& fn = ctx.innerGraph(m_inner, rowReuse);
     ReleaseBorrowed releaseAtExit{fn};
     for (int k = 0; k < I.nNonSeqs; ++k) fn.inputSlot(I.innerInNonSeqs() + k) = inputs[I.outerInNonSeqs() + k];
     std::vector<SeqSlot> seqSlots;
@@ -256,7 +265,8 @@ void ScanOp::perform(ExecContext& ctx, std::span<const NDArray> inputs, std::spa
         b.cell = fn.outputCell(b.innerOut);
         const Type& outType = innerOuts[b.innerOut]->type();
         b.lend = prealloc && b.cell && !fn.outputAliasesInput(b.innerOut) && outType.ndim() >= 1 &&
-                 (!traced || b.store > b.initRows || m_reuseProvenSafe[s]);
+                 (!traced || b.store > b.initRows ||
+                  (b.store == b.initRows && rowReuseIndex[s] >= 0 && fn.rowReuseGranted(rowReuseIndex[s])));
         if (traced && b.lend) b.lend = b.rowContiguous && outputs[s].dtype() == outType.dtype;
     }
     // Outputs that may alias an inner input are copied aside before any buffer is written,
