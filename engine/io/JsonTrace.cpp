@@ -95,8 +95,8 @@ json editToJson(const GraphEdit& e) {
     json j = {{"kind", editKindName(e.kind)}};
     switch (e.kind) {
     case GraphEdit::Kind::CreateNode: j["node"] = nodeToJson(e.node); break;
-    // Replay needs only the id; the op name helps a reader of the file.
-    case GraphEdit::Kind::EraseNode: j["node"] = {{"id", e.node.id}, {"op_name", e.node.op->name()}}; break;
+    // Replay needs only the id (the node's op is in the step that created it, or the original graph).
+    case GraphEdit::Kind::EraseNode: j["node"] = {{"id", e.node.id}}; break;
     case GraphEdit::Kind::AddConstant: j["constant"] = constantToJson(e.constant); break;
     case GraphEdit::Kind::EraseConstant: j["constant"] = {{"id", e.constant.id}}; break;
     case GraphEdit::Kind::ReplaceVariable: j["before"] = e.before; j["after"] = e.after; break;
