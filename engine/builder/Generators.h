@@ -1,0 +1,23 @@
+#pragma once
+// Generated graphs of a chosen size, for benchmarks and scale tests: long
+// elementwise chains, many independent scans, duplicated subexpressions, and
+// a mix of all three with scans (the GUI's 5,000-node case).
+#include "ir/Graph.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace tl {
+
+/// An elementwise chain of about `nodes` ops over one vector input; every
+/// `reuseEvery`-th op also reads the input again (the long edges that make `dot` slow).
+std::unique_ptr<Graph> generateElemwiseChain(int nodes, int reuseEvery = 8, int64_t length = 16);
+/// `scans` independent sit_sot loops of equal length (ScanMerge material), each
+/// updating x' = tanh(x) * a + b with its own inputs; their last values are summed.
+std::unique_ptr<Graph> generateIndependentScans(int scans, int nSteps = 10, int64_t length = 8);
+/// About `nodes` ops in which every subexpression is built twice (merge material).
+std::unique_ptr<Graph> generateDuplicatedSubexpressions(int nodes, int64_t length = 16);
+/// A mix: chains, duplicated subexpressions and scans, about `nodes` nodes in total.
+std::unique_ptr<Graph> generateMixed(int nodes, uint64_t seed = 1);
+
+} // namespace tl
