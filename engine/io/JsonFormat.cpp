@@ -354,7 +354,7 @@ bool dumpInline(const json& j, std::string& out, size_t limit) {
     return out.size() <= limit;
 }
 
-constexpr size_t kInlineWidth = 100;
+constexpr size_t kInlineWidth = 120;
 constexpr size_t kNoLimit = std::numeric_limits<size_t>::max();
 
 // Recursion here is bounded: loaders reject input nested deeper than kMaxJsonDepth.

@@ -33,7 +33,7 @@ nlohmann::json arrayDataToJson(const NDArray& a);
 NDArray arrayFromJsonData(DType dtype, const Shape& shape, const nlohmann::json& data, const std::string& path);
 
 /// Canonical text: two-space indent, sorted keys, arrays of scalars on one line,
-/// containers that fit in 100 columns inline. Same value -> same bytes.
+/// containers that fit in 120 columns inline. Same value -> same bytes.
 std::string canonicalDump(const nlohmann::json& j);
 
 /// Parses JSON text; errors are FormatError with path "line L, column C".
