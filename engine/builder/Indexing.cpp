@@ -225,9 +225,18 @@ Var reshape(Var x, const std::vector<IntArg>& newShape) {
         shp = b.constant(std::move(c));
     } else {
         std::vector<Var> parts;
-        for (const IntArg& d : newShape)
+        std::vector<std::optional<int64_t>> known;
+        for (const IntArg& d : newShape) {
             parts.push_back(d.isVar() ? dimInput(b, d, "reshape dim") : b.constant(int64Scalar(d.value())));
+            known.push_back(d.isVar() ? std::nullopt : std::optional<int64_t>(d.value()));
+        }
         shp = makeVector(b, parts, DType::Int64);
+        // PyTensor reads the static dims from the Python list; the op sees only a
+        // MakeVector, so the builder declares the output type it computed.
+        OpPtr op = makeReshape(nd);
+        const std::vector<Type> declared{Type::tensor(x.dtype(), reshapeStaticShape(x.type(), known, op->name()))};
+        Var xin = b.capture(x);
+        return b.wrap(b.graph().addNode(op, {xin.get(), shp.get()}, std::nullopt, &declared)->output(0));
     }
     return b.apply1(makeReshape(nd), {x, shp});
 }

@@ -27,34 +27,14 @@ std::vector<Type> ReshapeOp::inferTypesWithConstants(std::span<const Type* const
     if (shp.shape[0] != kUnknownDim && shp.shape[0] != m_ndim)
         throw OpTypeError(name() + ": the shape " + shp.toString() + " has " + std::to_string(shp.shape[0]) +
                           " entries, should be " + std::to_string(m_ndim));
-    StaticShape out(m_ndim, kUnknownDim);
+    std::vector<std::optional<int64_t>> entries(m_ndim);
     const NDArray* c = constants.size() > 1 ? constants[1] : nullptr;
     if (c) {
         if (c->size() != m_ndim)
             throw OpTypeError(name() + ": constant shape has " + std::to_string(c->size()) + " entries");
-        int minusOnes = 0;
-        for (int i = 0; i < m_ndim; ++i) {
-            const int64_t v = static_cast<int64_t>(c->flatGet(i));
-            if (v >= 0) out[i] = v;
-            else if (v == -1) ++minusOnes;
-            else throw OpTypeError(name() + ": invalid shape entry " + std::to_string(v));
-        }
-        if (minusOnes > 1) throw OpTypeError(name() + ": can only specify one unknown dimension (-1)");
+        for (int i = 0; i < m_ndim; ++i) entries[i] = static_cast<int64_t>(c->flatGet(i));
     }
-    // With a fully known input, one unknown output dim follows from the size (as PyTensor).
-    int unknown = 0, at = -1;
-    for (int i = 0; i < m_ndim; ++i)
-        if (out[i] == kUnknownDim) ++unknown, at = i;
-    if (x.fullyKnown()) {
-        int64_t total = 1, known = 1;
-        for (int64_t d : x.shape) total *= d;
-        for (int64_t d : out)
-            if (d != kUnknownDim) known *= d;
-        if (unknown == 1 && known != 0) out[at] = total / known;
-        if (unknown <= 1 && ((unknown == 0 && known != total) || (unknown == 1 && known != 0 && total % known != 0)))
-            throw OpTypeError(name() + ": input shape " + Type::shapeString(x.shape) + " is incompatible with new shape " +
-                              Type::shapeString(out));
-    }
+    StaticShape out = reshapeStaticShape(x, entries, name());
     return {Type::tensor(x.dtype, std::move(out))};
 }
 
@@ -98,6 +78,37 @@ nlohmann::json ReshapeOp::params() const { return {{"ndim", m_ndim}}; }
 std::vector<Variable*> ReshapeOp::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> t) const {
     if (!t[0]) return {nullptr};
     return {b.apply1(node.opPtr(), {b.wrap(t[0]), b.wrap(node.input(1))}).get()};
+}
+
+StaticShape reshapeStaticShape(const Type& x, const std::vector<std::optional<int64_t>>& entries,
+                               const std::string& opName) {
+    const int nd = static_cast<int>(entries.size());
+    StaticShape out(nd, kUnknownDim);
+    int minusOnes = 0;
+    for (int i = 0; i < nd; ++i) {
+        if (!entries[i]) continue;
+        const int64_t v = *entries[i];
+        if (v >= 0) out[i] = v;
+        else if (v == -1) ++minusOnes;
+        else throw OpTypeError(opName + ": invalid shape entry " + std::to_string(v));
+    }
+    if (minusOnes > 1) throw OpTypeError(opName + ": can only specify one unknown dimension (-1)");
+    // With a fully known input, one unknown output dim follows from the size (as PyTensor).
+    int unknown = 0, at = -1;
+    for (int i = 0; i < nd; ++i)
+        if (out[i] == kUnknownDim) ++unknown, at = i;
+    if (x.fullyKnown() && unknown <= 1) {
+        int64_t total = 1, known = 1;
+        for (int64_t d : x.shape) total *= d;
+        for (int64_t d : out)
+            if (d != kUnknownDim) known *= d;
+        const bool fits = unknown == 0 ? known == total : (known != 0 && total % known == 0);
+        if (!fits)
+            throw OpTypeError(opName + ": input shape " + Type::shapeString(x.shape) + " is incompatible with new shape " +
+                              Type::shapeString(out));
+        if (unknown == 1) out[at] = total / known;
+    }
+    return out;
 }
 
 OpPtr makeReshape(int ndim) { return std::make_shared<ReshapeOp>(ndim); }

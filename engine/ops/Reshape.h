@@ -3,6 +3,8 @@
 // may be -1 (inferred). A view of x when x is C-contiguous, else a copy.
 #include "ops/Op.h"
 
+#include <optional>
+
 namespace tl {
 
 class ReshapeOp final : public Op {
@@ -24,5 +26,10 @@ private:
 };
 
 OpPtr makeReshape(int ndim);
+
+/// Static output shape of Reshape{entries.size()} on x, as PyTensor's make_node: known
+/// entries >= 0 are kept, -1 / unknown entries are deduced when x is fully known and only
+/// one is missing. Throws OpTypeError (prefixed by opName) for impossible shapes.
+StaticShape reshapeStaticShape(const Type& x, const std::vector<std::optional<int64_t>>& entries, const std::string& opName);
 
 } // namespace tl
