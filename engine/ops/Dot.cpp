@@ -1,6 +1,7 @@
 #include "ops/Dot.h"
 
 #include "builder/GraphBuilder.h"
+#include "builder/Math.h"
 #include "ops/ArrayOpUtil.h"
 
 #include <nlohmann/json.hpp>
@@ -86,7 +87,9 @@ std::vector<Variable*> DotOp::rop(GraphBuilder& b, const Node& node, std::span<V
     Var x = b.wrap(node.input(0)), y = b.wrap(node.input(1));
     if (t[0] && !t[1]) return {b.apply1(node.opPtr(), {b.wrap(t[0]), y}).get()};
     if (!t[0] && t[1]) return {b.apply1(node.opPtr(), {x, b.wrap(t[1])}).get()};
-    throw std::logic_error("Dot R_op with both tangents needs the elementwise add of builder/Math.h");
+    Var first = b.apply1(node.opPtr(), {b.wrap(t[0]), y});
+    Var second = b.apply1(node.opPtr(), {x, b.wrap(t[1])});
+    return {add(first, second).get()};
 }
 
 OpPtr makeDot() {

@@ -11,7 +11,7 @@ public:
     std::string name() const override { return "Dot"; }
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
     void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
-    /// dot(da, b) + dot(a, db).
+    /// dot(da, b) + dot(a, db) (PyTensor's Dot.R_op), one term when one tangent is missing.
     std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
 };
 

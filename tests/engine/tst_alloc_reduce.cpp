@@ -292,6 +292,12 @@ private slots:
         checkRopByFiniteDifferences({{3}}, [](GraphBuilder& b, const std::vector<Var>& x) {
             return dot(b.constant(iota(DType::Float64, {2, 3})), x[0]);
         });
+        // Both vary: dot(da, b) + dot(a, db), for every pair of ranks.
+        const std::vector<std::pair<StaticShape, StaticShape>> ranks{{{2, 3}, {3, 4}}, {{2, 3}, {3}}, {{3}, {3, 4}}, {{3}, {3}}};
+        for (const auto& [sa, sb] : ranks) {
+            checkRopByFiniteDifferences({sa, sb}, [](GraphBuilder&, const std::vector<Var>& x) { return dot(x[0], x[1]); });
+            if (QTest::currentTestFailed()) return;
+        }
     }
 };
 
