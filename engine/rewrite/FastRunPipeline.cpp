@@ -19,14 +19,19 @@ Pipeline Pipeline::fastRun() {
     p.addPhase("merge", passList());
     p.addPhase("shape", passList());
     p.addPhase("useless", passList());
-    p.addPhase("canonicalize", passList());
+    p.addPhase("canonicalize", passList(makeScanInnerRewrites(InnerRewriteStage::Early)));  // last: steps merged too
     p.addPhase("scan_pushout", passList());
-    p.addPhase("scan_merge", passList());
-    p.addPhase("scan_save_mem", passList());
+    p.addPhase("scan_merge", passList(  // scan_merge_inouts goes between scan_merge and scan_merge_states
+        makeScanMergePass(),
+        std::make_unique<EquilibriumDriver>("scan_merge_states", std::vector<std::string>{"fast_run", "scan"},
+                                            std::vector<const NodeRewrite*>{&scanMergeStates()})));
+    p.addPhase("scan_save_mem", passList(std::make_unique<EquilibriumDriver>(
+        "scan_save_mem", std::vector<std::string>{"fast_run", "scan", "scan_save_mem"},
+        std::vector<const NodeRewrite*>{&scanSaveMem()})));
     p.addPhase("specialize", passList());
-    p.addPhase("fusion", passList());
-    p.addPhase("inplace", passList());
-    p.addPhase("output_protection", passList());
+    p.addPhase("fusion", passList(makeElemwiseFusion(), makeScanInnerRewrites(InnerRewriteStage::Late)));
+    p.addPhase("inplace", passList(makeInplaceSetSubtensor(), makeInplaceElemwise()));  // scan_make_inplace after these
+    p.addPhase("output_protection", passList(makeOutputProtection()));
     p.addPhase("final_merge", passList());
     return p;
 }
@@ -35,7 +40,7 @@ Pipeline Pipeline::innerGraph() {
     Pipeline p;
     p.addPhase("merge", passList());
     p.addPhase("canonicalize", passList());
-    p.addPhase("fusion", passList());
+    p.addPhase("fusion", passList(makeElemwiseFusion(), makeScanInnerRewrites(InnerRewriteStage::Late)));  // nested loops
     return p;
 }
 

@@ -7,4 +7,64 @@
 
 namespace tl {
 
+// ---- merge, shape, useless, canonicalize, specialize (helper R1) ----
+/// merge: CSE of equal constants and equivalent nodes (PyTensor's MergeOptimizer).
+/// Phases merge and canonicalize (after its driver, as PyTensor's merge1.2).
+std::unique_ptr<GraphPass> makeMergePass();
+/// merge for phase final_merge: also never makes two graph outputs one array.
+std::unique_ptr<GraphPass> makeFinalMergePass();
+/// constant_folding: nodes of constants computed by their kernel (canonicalize, specialize).
+const NodeRewrite& constantFolding();
+/// Shape phase: Shape / Shape_i of static dims -> constants; Shape -> MakeVector of
+/// Shape_i; Shape_i of Alloc/AllocEmpty/SpecifyShape/DimShuffle/... -> the dim.
+const NodeRewrite& localShapeGround();
+const NodeRewrite& localShapeIGround();
+const NodeRewrite& localShapeToShapeI();
+const NodeRewrite& localTrackShapeI();
+/// Useless phase (also in canonicalize, as PyTensor registers them).
+const NodeRewrite& localUselessSpecifyShape();
+const NodeRewrite& localUselessUnbroadcast();
+const NodeRewrite& localUselessSlice();
+const NodeRewrite& localUselessElemwise();
+const NodeRewrite& localUselessAlloc();
+/// Canonicalize phase.
+const NodeRewrite& localDimshuffleLift();
+const NodeRewrite& localAddCanonizer();
+const NodeRewrite& localMulCanonizer();
+const NodeRewrite& localUpcastElemwiseConstantInputs();
+/// Specialize phase.
+const NodeRewrite& localPowSpecialize();
+const NodeRewrite& localMulSpecialize();
+const NodeRewrite& localAddRemoveZeros();
+
+// ---- fusion, inner graphs, inplace, output protection (helper R2) ----
+/// elemwise_fusion: PyTensor's FusionOptimizer: connected Elemwise nodes of one broadcast
+/// pattern (and readers of one shared full-size input) -> one multi-output Composite.
+/// Phase fusion; also in Pipeline::innerGraph().
+std::unique_ptr<GraphPass> makeElemwiseFusion();
+/// Which part of Pipeline::innerGraph() scan_inner_rewrites runs: Early = merge and
+/// canonicalize (phase canonicalize, so scan rewrites compare merged steps), Late = all
+/// of it, fusion included (phase fusion, after elemwise_fusion).
+enum class InnerRewriteStage { Early, Late };
+/// scan_inner_rewrites: rewrites every Scan's step graph with Pipeline::innerGraph().
+std::unique_ptr<GraphPass> makeScanInnerRewrites(InnerRewriteStage stage);
+/// inplace_setsubtensor: PyTensor's local_inplace_setsubtensor (phase inplace).
+std::unique_ptr<GraphPass> makeInplaceSetSubtensor();
+/// inplace_elemwise: PyTensor's InplaceElemwiseOptimizer (phase inplace).
+std::unique_ptr<GraphPass> makeInplaceElemwise();
+/// output_protection: PyTensor's insert_deepcopy (phase output_protection).
+std::unique_ptr<GraphPass> makeOutputProtection();
+
+// ---- scan structure ----
+/// scan_merge: PyTensor's ScanMerge, two loops of equal n_steps without a dependency
+/// become one loop "a&b" (phase scan_merge, before scan_merge_states).
+std::unique_ptr<GraphPass> makeScanMergePass();
+
+// ---- scan (helper R4) ----
+/// scan_merge_states: merges traced states (and nit_sots) of one Scan that compute the
+/// same sequence (SEMANTICS.md §4.2). Phase scan_merge, after scan_merge.
+const NodeRewrite& scanMergeStates();
+/// scan_save_mem: PyTensor's ScanSaveMem with exact or PyTensor buffer sizing (§4.1).
+const NodeRewrite& scanSaveMem();
+
 } // namespace tl
