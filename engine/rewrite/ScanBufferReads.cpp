@@ -1,0 +1,164 @@
+#include "rewrite/ScanBufferReads.h"
+
+#include "ops/Subtensor.h"
+#include "rewrite/ScanRebuild.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace tl {
+
+namespace {
+
+// Rows of the raw output a chain has selected so far.
+struct Rows {
+    int64_t first, count, step;
+};
+
+// The axis-0 entry of a Subtensor node as constants: index value, or slice parts.
+struct Entry0 {
+    bool isIndex = false;
+    std::optional<int64_t> index, start, stop, step;
+};
+
+// Nullopt when a present part is not a constant.
+std::optional<Entry0> entry0(const Node& n) {
+    const auto& e = static_cast<const SubtensorOp&>(n.op()).entries();
+    if (e.empty()) return std::nullopt;
+    Entry0 r;
+    int in = 1;
+    auto next = [&](std::optional<int64_t>& slot) {
+        slot = constantInt(n.input(in++));
+        return slot.has_value();
+    };
+    if (e[0].kind == IndexEntry::Kind::Index) {
+        r.isIndex = true;
+        return next(r.index) ? std::optional<Entry0>(r) : std::nullopt;
+    }
+    if (e[0].hasStart && !next(r.start)) return std::nullopt;
+    if (e[0].hasStop && !next(r.stop)) return std::nullopt;
+    if (e[0].hasStep && !next(r.step)) return std::nullopt;
+    return r;
+}
+
+// Python's slice.indices for a positive step over n rows: (start, count).
+std::pair<int64_t, int64_t> sliceIndices(const Entry0& e, int64_t n, int64_t step) {
+    auto clampBound = [&](std::optional<int64_t> v, int64_t dflt) {
+        if (!v) return dflt;
+        int64_t x = *v < 0 ? *v + n : *v;
+        return std::clamp<int64_t>(x, 0, n);
+    };
+    const int64_t a = clampBound(e.start, 0), b = clampBound(e.stop, n);
+    const int64_t count = b > a ? (b - a + step - 1) / step : 0;
+    return {a, count};
+}
+
+bool isSubtensor(const Node* n) { return n && n->op().kind() == OpKind::Subtensor; }
+
+// A pure row slice whose every use is another Subtensor: looked through.
+bool isChainLink(const Node& n) {
+    const auto& e = static_cast<const SubtensorOp&>(n.op()).entries();
+    if (e.size() != 1 || e[0].kind != IndexEntry::Kind::Slice) return false;
+    const auto& cl = n.output(0)->clients();
+    return !cl.empty() && std::all_of(cl.begin(), cl.end(), [](const Client& c) { return isSubtensor(c.node); });
+}
+
+} // namespace
+
+OutputReads analyseReads(const Variable& out, int64_t length, int64_t maxFromEnd) {
+    OutputReads r;
+    if (out.clients().empty()) {
+        r.unused = true;
+        return r;
+    }
+    const bool whileLoop = length == kUnknownDim;
+    auto whole = [&](std::string why) {
+        r.whole = true;
+        r.why = std::move(why);
+        r.reads.clear();
+        return r;
+    };
+    // Explicit stack of (variable, rows it holds): chains are walked without recursion.
+    // While loops track rows from the end only: `first` is the number of leading rows
+    // skipped, which must leave room for the rows read.
+    struct Item {
+        const Variable* v;
+        Rows rows;
+    };
+    std::vector<Item> stack{{&out, Rows{0, whileLoop ? 0 : length, 1}}};
+    while (!stack.empty()) {
+        Item it = stack.back();
+        stack.pop_back();
+        for (const Client& c : it.v->clients()) {
+            if (c.isGraphOutput()) return whole("it is a graph output");
+            if (!isSubtensor(c.node) || c.index != 0) return whole("it is read by " + c.node->label());
+            const auto e = entry0(*c.node);
+            if (!e) return whole(c.node->label() + " has a non-constant first index");
+            const int64_t step = e->step.value_or(1);
+            if (step <= 0) return whole(c.node->label() + " has a non-positive step");
+            const bool link = isChainLink(*c.node);
+            if (whileLoop) {
+                // Understood: [a:] links with a >= 0, then [-j] or [-j:].
+                if (link) {
+                    if (e->stop || step != 1 || e->start.value_or(0) < 0)
+                        return whole(c.node->label() + " does not count from the end of a while loop's trace");
+                    stack.push_back({c.node->output(0), Rows{it.rows.first + e->start.value_or(0), 0, 1}});
+                    continue;
+                }
+                int64_t j = 0;
+                if (e->isIndex && *e->index < 0) j = -*e->index;
+                else if (!e->isIndex && e->start && *e->start < 0 && !e->stop && step == 1) j = -*e->start;
+                if (j == 0 || j + it.rows.first > maxFromEnd)
+                    return whole(c.node->label() + " reads more of a while loop's trace than one step guarantees");
+                r.reads.push_back({c.node, e->isIndex, true, -j, e->isIndex ? 1 : j, 1});
+                continue;
+            }
+            const Rows& in = it.rows;
+            Rows sel;
+            if (e->isIndex) {
+                int64_t i = *e->index < 0 ? *e->index + in.count : *e->index;
+                if (i < 0 || i >= in.count) return whole(c.node->label() + " indexes out of range");
+                sel = {in.first + i * in.step, 1, in.step};
+            } else {
+                auto [a, n] = sliceIndices(*e, in.count, step);
+                sel = {in.first + a * in.step, n, in.step * step};
+            }
+            if (link) {
+                stack.push_back({c.node->output(0), sel});
+                continue;
+            }
+            if (sel.count == 0) return whole(c.node->label() + " reads no rows");
+            r.reads.push_back({c.node, e->isIndex, false, sel.first, sel.count, sel.step});
+        }
+    }
+    return r;
+}
+
+Variable* rewriteRead(Rewriter& rewriter, const BufferRead& read, Variable* newOut, int64_t shift) {
+    const Node& t = *read.terminal;
+    const auto& oldEntries = static_cast<const SubtensorOp&>(t.op()).entries();
+    auto idx = [&](int64_t v) { return rewriter.constant(NDArray::scalar(DType::Int64, static_cast<double>(v)), Type::scalar(DType::Int64)); };
+    std::vector<IndexEntry> entries;
+    std::vector<Variable*> inputs{newOut};
+    if (read.isIndex) {
+        entries.push_back({IndexEntry::Kind::Index});
+        inputs.push_back(idx(read.fromEnd ? read.first : read.first - shift));
+    } else if (read.fromEnd) {
+        entries.push_back({IndexEntry::Kind::Slice, true, false, false});
+        inputs.push_back(idx(read.first));
+    } else {
+        const int64_t start = read.first - shift;
+        const bool hasStep = read.step != 1;
+        entries.push_back({IndexEntry::Kind::Slice, true, true, hasStep});
+        inputs.push_back(idx(start));
+        inputs.push_back(idx(start + (read.count - 1) * read.step + 1));
+        if (hasStep) inputs.push_back(idx(read.step));
+    }
+    // The terminal's other entries and their index inputs, unchanged.
+    const int used0 = numIndexInputs({oldEntries[0]});
+    entries.insert(entries.end(), oldEntries.begin() + 1, oldEntries.end());
+    for (int i = 1 + used0; i < t.numInputs(); ++i) inputs.push_back(t.input(i));
+    return rewriter.create(makeSubtensor(entries), inputs)->output(0);
+}
+
+} // namespace tl

@@ -1,0 +1,344 @@
+// scan_save_mem (PyTensor's ScanSaveMem, SEMANTICS.md §4.1):
+// x[-1] of an 11-row trace -> a 1-row buffer (exact) or 2 rows (pytensor); x[:5] -> 5 steps.
+//
+// 1. n_steps: when every read of every output stops at a known row (for loops
+//    without untraced states), the loop runs only as far as the last row read.
+// 2. Rows kept per output: all of them when something needs all (a non-Subtensor
+//    client, a graph output, a slice from 0 or from init_l), otherwise the rows read,
+//    but at least init_l for a traced state; PyTensor's C backend keeps init_l + 1
+//    so a new state never lands on a tap still to be read. Exact mode keeps init_l
+//    where ScanReuseProof shows that cannot matter.
+// 3. Buffers are rebuilt at the new size (AllocEmpty and Rop's zero-filled Alloc
+//    alike), reads re-indexed into the smaller buffers, unused outputs removed.
+#include "ops/Alloc.h"
+#include "ops/Scan.h"
+#include "ops/Subtensor.h"
+#include "rewrite/Rewrites.h"
+#include "rewrite/ScanBufferReads.h"
+#include "rewrite/ScanRebuild.h"
+#include "rewrite/ScanReuseProof.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace tl {
+
+namespace {
+
+struct ItemPlan {
+    bool traced = true;
+    int state = 0;          // traced state, or nit_sot index
+    int64_t initRows = 0;
+    int64_t current = 0;    // rows of the output now
+    int64_t rows = 0;       // rows after the rewrite (0: removed)
+    bool removed = false;
+    bool rewriteReads = false;
+    int64_t shift = 0;      // new row = old row - shift
+    OutputReads reads;
+    std::string rule;       // why `rows`
+};
+
+struct SaveMemMatch : RewriteMatch {
+    int64_t nSteps = 0, newSteps = 0;
+    std::vector<ItemPlan> items;  // traced states, then nit_sots
+    std::vector<bool> reuse;      // new reuseProvenSafe per traced state (old numbering)
+};
+
+// Which unused traced states the step still reads: kept items' outputs (and the untraced
+// updates and the while condition) depend on their taps. Grows until stable.
+std::vector<bool> requiredStates(const ScanOp& op, const std::vector<ItemPlan>& items) {
+    const ScanInfo& I = op.info();
+    const Graph& g = *op.inner();
+    const int T = I.nTracedStates();
+    std::vector<bool> kept(items.size());
+    for (size_t i = 0; i < items.size(); ++i) kept[i] = !items[i].reads.unused;
+    // Inner outputs reachable (forward) from each traced state's taps.
+    std::unordered_map<const Variable*, std::vector<int>> outputIndex;
+    for (int j = 0; j < static_cast<int>(g.outputs().size()); ++j) outputIndex[g.output(j)].push_back(j);
+    auto touchedOutputs = [&](int s) {
+        std::vector<int> outs;
+        std::vector<const Variable*> stack;
+        std::unordered_set<const Variable*> seen;
+        const int nTaps = static_cast<int>(I.stateTaps(s).size());
+        for (int k = 0; k < nTaps; ++k) stack.push_back(g.inputs()[I.innerInTap(s, k)]);
+        while (!stack.empty()) {
+            const Variable* v = stack.back();
+            stack.pop_back();
+            if (!seen.insert(v).second) continue;
+            if (auto it = outputIndex.find(v); it != outputIndex.end()) outs.insert(outs.end(), it->second.begin(), it->second.end());
+            for (const Client& c : v->clients())
+                if (c.node)
+                    for (const Variable* o : c.node->outputs()) stack.push_back(o);
+        }
+        return outs;
+    };
+    auto itemOfOutput = [&](int j) -> int {
+        if (j < I.innerOutNitSot()) {
+            for (int s = 0; s < T; ++s)
+                if (I.innerOutState(s) == j || (s < I.nMitMot() && j >= I.innerOutState(s) &&
+                                                j < I.innerOutState(s) + static_cast<int>(I.mitMotOutTaps[s].size())))
+                    return s;
+        }
+        if (j < I.innerOutUntraced()) return T + (j - I.innerOutNitSot());
+        return -1;  // untraced update or condition: always kept
+    };
+    std::vector<std::vector<int>> touched(T);
+    for (int s = 0; s < T; ++s)
+        if (!kept[s]) touched[s] = touchedOutputs(s);
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (int s = 0; s < T; ++s) {
+            if (kept[s]) continue;
+            for (int j : touched[s]) {
+                const int item = itemOfOutput(j);
+                if (item != s && (item < 0 || kept[item])) {
+                    kept[s] = true;
+                    grew = true;
+                    break;
+                }
+            }
+        }
+    }
+    return std::vector<bool>(kept.begin(), kept.begin() + T);
+}
+
+class ScanSaveMem final : public NodeRewrite {
+public:
+    std::string_view name() const override { return "scan_save_mem"; }
+    std::vector<std::string> tags() const override { return {"fast_run", "scan", "scan_save_mem"}; }
+    std::vector<OpKind> rootKinds() const override { return {OpKind::Scan}; }
+
+    MatchResult match(const Node& node, const RewriteOptions& options) const override {
+        const auto& op = static_cast<const ScanOp&>(node.op());
+        const ScanInfo& I = op.info();
+        const int T = I.nTracedStates();
+        if (I.nMitMot() > 0) return MatchResult::fail("loops with mit_mot states are left alone");
+        const auto steps = constantInt(node.input(0));
+        if (!steps || *steps < 1) return MatchResult::fail("n_steps is not a constant of at least 1");
+        const bool exact = options.bufferMode == RewriteOptions::BufferMode::Exact;
+
+        auto m = std::make_unique<SaveMemMatch>();
+        m->nSteps = m->newSteps = *steps;
+        bool reducible = !I.asWhile && I.nUntraced == 0;
+        int64_t lastRow = 0;  // steps the reads need
+        for (int item = 0; item < T + I.nNitSot; ++item) {
+            ItemPlan p;
+            p.traced = item < T;
+            p.state = p.traced ? item : item - T;
+            p.initRows = p.traced ? I.initRows(item) : 0;
+            if (p.traced) {
+                const auto& shape = node.input(I.outerInMitMot() + item)->type().shape;
+                p.current = shape.empty() ? kUnknownDim : shape[0];
+            } else {
+                p.current = constantInt(node.input(I.outerInNitSot() + p.state)).value_or(kUnknownDim);
+            }
+            const int64_t full = *steps + p.initRows;
+            if (p.current == kUnknownDim || p.current > full) {
+                p.reads.whole = true;
+                p.reads.why = "its buffer length is not a known constant";
+                reducible = false;
+            } else {
+                p.reads = analyseReads(*node.output(item), I.asWhile ? kUnknownDim : p.current, p.initRows + 1);
+                if (p.current != full) reducible = false;
+            }
+            if (p.reads.whole) reducible = false;
+            for (const BufferRead& r : p.reads.reads) {
+                const int64_t stop = r.stop() + (full - p.current);
+                if (r.fromEnd || stop >= full) reducible = false;
+                else lastRow = std::max(lastRow, stop - p.initRows);
+            }
+            m->items.push_back(std::move(p));
+        }
+        if (reducible) m->newSteps = std::max<int64_t>(1, lastRow);
+
+        // Rows each output needs; which states could live in exactly init_l rows.
+        std::vector<bool> candidate(T, false);
+        std::vector<int64_t> need(m->items.size(), 0);
+        std::vector<bool> keepAll(m->items.size(), false);
+        for (size_t i = 0; i < m->items.size(); ++i) {
+            ItemPlan& p = m->items[i];
+            const int64_t full = *steps + p.initRows, newFull = m->newSteps + p.initRows;
+            if (p.reads.whole) {
+                keepAll[i] = true;
+                p.rule = "keep all rows: " + p.reads.why;
+                continue;
+            }
+            for (const BufferRead& r : p.reads.reads) {
+                if (r.fromEnd) {
+                    need[i] = std::max(need[i], -r.first);
+                    continue;
+                }
+                const int64_t v = r.first + (full - p.current);  // row in the untruncated trace
+                if ((!r.isIndex && (v == 0 || v == p.initRows)) || (r.isIndex && v == 0)) {
+                    keepAll[i] = true;
+                    p.rule = "keep all rows: " + r.terminal->label() + " reads from row " + std::to_string(v) +
+                             " (the initial rows or the whole trace)";
+                    break;
+                }
+                need[i] = std::max(need[i], newFull - v);
+            }
+            if (p.traced && !keepAll[i] && need[i] <= p.initRows) candidate[i] = true;
+        }
+        const std::vector<bool> required = requiredStates(op, m->items);
+        for (int s = 0; s < T; ++s)
+            if (m->items[s].reads.unused && !required[s]) candidate[s] = false;
+        const std::vector<ReuseProof> proof =
+            exact ? proveRowReuse(*op.inner(), I, candidate) : std::vector<ReuseProof>(T);
+
+        bool changed = m->newSteps != m->nSteps;
+        m->reuse.assign(T, false);
+        for (size_t i = 0; i < m->items.size(); ++i) {
+            ItemPlan& p = m->items[i];
+            const int64_t newFull = m->newSteps + p.initRows;
+            if (p.reads.unused && (!p.traced || !required[i])) {
+                p.removed = true;
+                p.rule = "removed: its output is unused and the step does not read it";
+                changed = true;
+                continue;
+            }
+            int64_t rows = newFull;
+            if (!keepAll[i]) {
+                std::string why = p.reads.unused ? "unused, but the step reads it"
+                                                 : "the reads need the last " + std::to_string(need[i]) + " row(s)";
+                int64_t floor = p.initRows;
+                if (p.traced && exact && proof[i].safe) {
+                    why += "; exact: " + std::to_string(p.initRows) + " row(s), " + proof[i].why;
+                } else if (p.traced) {
+                    floor = p.initRows + 1;
+                    why += exact ? "; exact: init_l + 1 rows, " + proof[i].why
+                                 : "; pytensor: init_l + 1 rows for preallocation";
+                }
+                rows = std::min(newFull, std::max(need[i], floor));
+                if (need[i] > floor || rows == newFull) why = "the reads need the last " + std::to_string(rows) + " row(s)";
+                p.rule = why;
+            }
+            // Never grow a buffer someone already made smaller (the executor copies when unsure).
+            if (p.current != newFull && rows > p.current) rows = p.current;
+            p.rows = rows;
+            if (p.traced) m->reuse[i] = rows == p.initRows && exact && proof[i].safe;
+            if (rows != p.current) changed = true;
+            p.rewriteReads = !p.reads.whole && !p.reads.unused && (rows != p.current || newFull != *steps + p.initRows);
+            p.shift = (newFull - rows) - (*steps + p.initRows - p.current);
+        }
+        if (!changed && m->reuse != op.reuseProvenSafe())
+            changed = true;
+        if (!changed) return MatchResult::fail("every buffer already has the rows its reads need");
+        return MatchResult::ok(std::move(m));
+    }
+
+    void apply(Rewriter& rewriter, Node& node, const RewriteMatch& match, const RewriteOptions&) const override {
+        const auto& m = static_cast<const SaveMemMatch&>(match);
+        const auto& op = static_cast<const ScanOp&>(node.op());
+        const ScanInfo& I = op.info();
+        const int T = I.nTracedStates();
+        ScanRebuildPlan plan;
+        plan.keepState.assign(T, true);
+        plan.keepNitSot.assign(I.nNitSot, true);
+        plan.reuseProvenSafe = m.reuse;
+        auto intLike = [&](const Variable* like, int64_t v) {
+            return rewriter.constant(NDArray::scalar(like->type().dtype, static_cast<double>(v)), like->type());
+        };
+        if (m.newSteps != m.nSteps) plan.outerInput[0] = intLike(node.input(0), m.newSteps);
+        for (const ItemPlan& p : m.items) {
+            if (p.removed) {
+                (p.traced ? plan.keepState[p.state] : plan.keepNitSot[p.state]) = false;
+                continue;
+            }
+            if (p.rows == p.current) continue;
+            if (!p.traced) {
+                plan.outerInput[I.outerInNitSot() + p.state] = intLike(node.input(I.outerInNitSot() + p.state), p.rows);
+                continue;
+            }
+            plan.outerInput[I.outerInMitMot() + p.state] = resizeBuffer(rewriter, node.input(I.outerInMitMot() + p.state),
+                                                                        p.initRows, p.rows, intLike);
+        }
+
+        // Everything the rewiring needs, gathered before the old node can disappear.
+        const NodeId oldId = node.id();
+        std::vector<Variable*> oldOuts(node.outputs().begin(), node.outputs().end());
+        std::vector<std::string> before;
+        for (const ItemPlan& p : m.items)
+            before.push_back(p.traced ? shapeText(*node.input(I.outerInMitMot() + p.state))
+                                      : "(" + std::to_string(p.current) + ", ...)");
+        ScanRebuildResult r = rebuildScan(rewriter, node, plan);
+        const NodeId nid = r.node->id();
+
+        if (m.newSteps != m.nSteps)
+            rewriter.attribute(nid, "n_steps", std::to_string(m.nSteps), std::to_string(m.newSteps),
+                               "every read stops by step " + std::to_string(m.newSteps));
+        for (size_t i = 0; i < m.items.size(); ++i) {
+            const ItemPlan& p = m.items[i];
+            const std::string who = p.traced ? scanStateName(I, p.state) : scanNitSotName(p.state);
+            std::string after = "removed";
+            if (!p.removed)
+                after = p.traced ? shapeText(*r.node->input(I.outerInMitMot() + r.stateMap[p.state]))
+                                 : "(" + std::to_string(p.rows) + ", ...)";
+            if (after != before[i])
+                rewriter.attribute(nid, "buffer_shape", before[i], after, who + ": " + p.rule);
+            rewriter.attribute(nid, "buffer_rule", who, p.removed ? "removed" : std::to_string(p.rows) + " row(s)", p.rule);
+        }
+        (void)oldId;
+
+        // Outputs passed on whole first (the old node stays alive through the reads still
+        // to be rewritten), then each read re-indexed into the new buffer.
+        std::vector<Variable*> newOuts(r.node->outputs().begin(), r.node->outputs().end());
+        std::vector<char> used(oldOuts.size());
+        for (size_t o = 0; o < oldOuts.size(); ++o) used[o] = !oldOuts[o]->clients().empty();
+        std::vector<bool> viaReads(oldOuts.size(), false);
+        for (size_t i = 0; i < m.items.size(); ++i) {
+            const int o = m.items[i].traced ? m.items[i].state : I.outerOutNitSot() + m.items[i].state;
+            viaReads[o] = m.items[i].rewriteReads;
+        }
+        for (size_t o = 0; o < oldOuts.size(); ++o)
+            if (used[o] && !viaReads[o]) rewriter.replace(oldOuts[o], newOuts[r.outputMap[o]]);
+        for (const ItemPlan& p : m.items) {
+            if (!p.rewriteReads) continue;
+            Variable* out = newOuts[r.outputMap[p.traced ? p.state : I.outerOutNitSot() + p.state]];
+            for (const BufferRead& read : p.reads.reads) {
+                Variable* old = read.terminal->output(0);
+                if (old->clients().empty()) continue;
+                rewriter.replace(old, rewriteRead(rewriter, read, out, p.shift));
+            }
+        }
+        (void)T;
+    }
+
+private:
+    // `buffer` with `rows` rows whose first initRows rows are its initial rows. The default
+    // construction (and Rop's zero-filled one) is rebuilt at the new size, so the large
+    // allocation disappears; anything else is sliced.
+    template <typename IntLike>
+    static Variable* resizeBuffer(Rewriter& rewriter, Variable* buffer, int64_t initRows, int64_t rows, IntLike intLike) {
+        auto d = defaultBuffer(buffer);
+        if (d && d->stop == initRows) {
+            std::vector<Variable*> ins(d->base->inputs().begin(), d->base->inputs().end());
+            ins[d->dimOffset] = intLike(d->length(), rows);
+            OpPtr baseOp = d->base->opPtr();
+            if (d->dimOffset == 1) {
+                // Alloc(value, len, ...): the value must not fill axis 0 with rows of its own.
+                const Type& vt = ins[0]->type();
+                const int nd = buffer->type().ndim();
+                if (vt.ndim() == nd && vt.shape[0] != 1) {
+                    ins.erase(ins.begin());
+                    baseOp = makeAllocEmpty(buffer->type().dtype);
+                }
+            }
+            Variable* base = rewriter.create(baseOp, ins)->output(0);
+            std::vector<Variable*> setIns(d->set->inputs().begin(), d->set->inputs().end());
+            setIns[0] = base;
+            return rewriter.create(d->set->opPtr(), setIns)->output(0);
+        }
+        IndexEntry stop{IndexEntry::Kind::Slice, false, true, false};
+        Variable* idx = rewriter.constant(NDArray::scalar(DType::Int64, static_cast<double>(rows)), Type::scalar(DType::Int64));
+        return rewriter.create(makeSubtensor({stop}), {buffer, idx})->output(0);
+    }
+};
+
+} // namespace
+
+const NodeRewrite& scanSaveMem() {
+    static const ScanSaveMem r;
+    return r;
+}
+
+} // namespace tl
