@@ -30,7 +30,7 @@ Pipeline Pipeline::fastRun() {
         std::vector<const NodeRewrite*>{&scanSaveMem()})));
     p.addPhase("specialize", passList());
     p.addPhase("fusion", passList(makeElemwiseFusion(), makeScanInnerRewrites(InnerRewriteStage::Late)));
-    p.addPhase("inplace", passList(makeInplaceSetSubtensor(), makeInplaceElemwise()));  // scan_make_inplace after these
+    p.addPhase("inplace", passList(makeInplaceSetSubtensor(), makeInplaceElemwise(), makeScanMakeInplace()));
     p.addPhase("output_protection", passList(makeOutputProtection()));
     p.addPhase("final_merge", passList());
     return p;

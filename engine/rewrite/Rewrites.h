@@ -59,6 +59,9 @@ std::unique_ptr<GraphPass> makeOutputProtection();
 /// scan_merge: PyTensor's ScanMerge, two loops of equal n_steps without a dependency
 /// become one loop "a&b" (phase scan_merge, before scan_merge_states).
 std::unique_ptr<GraphPass> makeScanMergePass();
+/// scan_make_inplace: loops write into their outer trace buffers where the destroy
+/// handler allows it (phase inplace, after the elemwise and set_subtensor inplace passes).
+std::unique_ptr<GraphPass> makeScanMakeInplace();
 
 // ---- scan (helper R4) ----
 /// scan_merge_states: merges traced states (and nit_sots) of one Scan that compute the

@@ -1,0 +1,80 @@
+// scan_make_inplace (PyTensor's ScanInplaceOptimizer): a loop writes its states
+// straight into the outer trace buffers instead of copying them first.
+//   Scan{inplace=none}(n, buf) -> Scan{inplace=all}(n, buf)   with d={k: [buf]}
+// Only where the destroy handler allows it: the buffer is not a graph input or a
+// constant, nothing reads it afterwards, no other state uses the same storage.
+#include "ir/Rewriter.h"
+#include "ops/Scan.h"
+#include "rewrite/DestroyHandler.h"
+#include "rewrite/RewriteBase.h"
+#include "rewrite/Rewrites.h"
+
+#include <sstream>
+
+namespace tl {
+
+namespace {
+
+std::string aliasText(const AliasMap& m) {
+    std::ostringstream os;
+    os << "{";
+    bool first = true;
+    for (const auto& [out, ins] : m) {
+        os << (first ? "" : ", ") << out << ": [";
+        for (size_t i = 0; i < ins.size(); ++i) os << (i ? ", " : "") << ins[i];
+        os << "]";
+        first = false;
+    }
+    os << "}";
+    return os.str();
+}
+
+class ScanMakeInplacePass final : public GraphPass {
+public:
+    std::string_view name() const override { return "scan_make_inplace"; }
+    std::vector<std::string> tags() const override { return {"fast_run", "scan", "inplace"}; }
+
+    bool run(Rewriter& rw, const RewriteOptions& options) override {
+        bool changed = false;
+        std::vector<NodeId> scanIds;
+        for (Node* n : rw.graph().toposort())
+            if (n->op().kind() == OpKind::Scan) scanIds.push_back(n->id());
+        for (NodeId id : scanIds) {
+            Node* node = rw.graph().findNode(id);
+            if (!node) continue;
+            const auto& scan = static_cast<const ScanOp&>(node->op());
+            const ScanInfo& info = scan.info();
+            bool open = false;
+            const std::string before = aliasText(scan.destroyMap());
+            for (int s = 0; s < info.nTracedStates(); ++s) {
+                const auto& current = static_cast<const ScanOp&>(node->op());
+                if (current.isInplace(s)) continue;
+                const int bufferInput = info.outerInMitMot() + s;
+                if (auto why = whyCannotDestroy(*node, bufferInput)) {
+                    if (options.explain)
+                        rw.matchFailure(name(), *node, "state " + std::to_string(s) + ": " + *why);
+                    continue;
+                }
+                if (!open) {
+                    rw.beginRewrite(name(), node);
+                    open = true;
+                }
+                std::vector<int> states = current.inplaceStates();
+                states.push_back(s);
+                rw.setOp(node, current.withInplace(states));
+            }
+            if (open) {
+                rw.attribute(node->id(), "destroy_map", before, aliasText(node->op().destroyMap()));
+                rw.endRewrite(name(), true);
+                changed = true;
+            }
+        }
+        return changed;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<GraphPass> makeScanMakeInplace() { return std::make_unique<ScanMakeInplacePass>(); }
+
+} // namespace tl
