@@ -18,6 +18,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -130,6 +131,34 @@ private slots:
             QCOMPARE(QString::fromStdString(m->op().name()), QString::fromStdString(n->op().name()));
             for (int k = 0; k < n->numOutputs(); ++k) QCOMPARE(m->output(k)->id(), n->output(k)->id());
         }
+    }
+
+    // tests/golden/every_op_kind.json: the every-op-kind graph as saved (a readable
+    // sample of every op's params; TL_UPDATE_GOLDENS=1 rewrites it). It loads and
+    // saves back to the same bytes.
+    void everyOpKindGolden() {
+        std::string path = tl::test::sourcePath("tests/golden/every_op_kind.json");
+        auto g = everyOpKind();
+        if (std::getenv("TL_UPDATE_GOLDENS")) saveGraph(path, *g);
+        std::ifstream in(path, std::ios::binary);
+        std::string stored((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        QVERIFY2(stored == graphToJsonText(*g), "tests/golden/every_op_kind.json is stale; rerun with TL_UPDATE_GOLDENS=1");
+        QCOMPARE(QString::fromStdString(graphToJsonText(*loadGraph(path))), QString::fromStdString(stored));
+    }
+
+    // The schema lists exactly the op kinds and dtypes the engine knows.
+    void schemaMatchesTheEngine() {
+        std::ifstream in(tl::test::sourcePath("resources/graph.schema.json"));
+        json schema = json::parse(in);
+        QCOMPARE(schema["$schema"].get<std::string>(), std::string("https://json-schema.org/draft/2020-12/schema"));
+        std::set<std::string> ops, dtypes;
+        for (const auto& k : schema["$defs"]["node"]["properties"]["op"]["enum"]) ops.insert(k.get<std::string>());
+        for (const auto& k : schema["$defs"]["dtype"]["enum"]) dtypes.insert(k.get<std::string>());
+        QCOMPARE(static_cast<int>(ops.size()), kNumOpKinds);
+        for (int k = 0; k < kNumOpKinds; ++k) QVERIFY(ops.count(std::string(opKindName(static_cast<OpKind>(k)))));
+        QCOMPARE(static_cast<int>(dtypes.size()), kNumDTypes);
+        for (const auto& d : dtypes) QVERIFY(parseDType(d).has_value());
+        QCOMPARE(schema["properties"]["version"]["const"].get<int>(), kGraphFormatVersion);
     }
 
     void fileHelpers() {
