@@ -17,6 +17,9 @@ struct RewriteOptions {
     enum class BufferMode { Exact, PyTensor } bufferMode = BufferMode::Exact;
     /// Record why rewrites did not fire.
     bool explain = false;
+    /// Polymorphic so a pass that runs a nested pipeline (scan_inner_rewrites) can
+    /// find the PipelineOptions it was given and honour its exclusions.
+    virtual ~RewriteOptions() = default;
 };
 
 /// What match() found; each rewrite derives its own.

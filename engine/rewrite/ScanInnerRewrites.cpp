@@ -1,0 +1,103 @@
+// scan_inner_rewrites: the step graph of every Scan goes through
+// Pipeline::innerGraph() (merge, canonicalize, fusion), as PyTensor rewrites a
+// Scan's inner function when it compiles it. The rewritten copy replaces the
+// body; the loop's outer inputs and outputs stay as they were.
+//   Scan{body: Exp(x) - 5, Exp(x) * dx}  ->  Scan{body: Composite{...}(x, dx)}
+#include "ir/Fingerprint.h"
+#include "ops/Scan.h"
+#include "rewrite/Pipeline.h"
+#include "rewrite/Rewrites.h"
+#include "rewrite/ScanReuseProof.h"
+
+#include <algorithm>
+
+namespace tl {
+
+namespace {
+
+constexpr std::string_view kName = "scan_inner_rewrites";
+
+class ScanInnerRewrites final : public GraphPass {
+public:
+    explicit ScanInnerRewrites(InnerRewriteStage stage) : m_stage(stage) {}
+    std::string_view name() const override { return kName; }
+    std::vector<std::string> tags() const override { return {"fast_run", "scan", "inner_graph"}; }
+
+    bool run(Rewriter& rewriter, const RewriteOptions& options) override {
+        PipelineOptions inner;
+        if (const auto* outer = dynamic_cast<const PipelineOptions*>(&options)) {
+            inner.exclude = outer->exclude;
+            inner.include = outer->include;
+            inner.checkHonestChange = outer->checkHonestChange;
+        }
+        inner.bufferMode = options.bufferMode;
+        inner.validate = true;
+        if (m_stage == InnerRewriteStage::Early) {
+            // Merged and canonical bodies help the scan rewrites compare steps; fusing
+            // now would hide shared subexpressions that scan merging creates later.
+            inner.include.erase("elemwise_fusion");
+            inner.include.erase("fusion");
+            inner.exclude.insert("fusion");
+            inner.include.erase(std::string(kName));
+            inner.exclude.insert(std::string(kName));  // nested loops: their turn comes late
+        }
+        std::vector<std::string> changedPasses;
+        inner.onPass = [&](std::string_view, std::string_view pass, bool changed) {
+            if (changed) changedPasses.emplace_back(pass);
+        };
+        const Pipeline pipeline = Pipeline::innerGraph();
+
+        bool changed = false;
+        for (Node* n : rewriter.graph().toposort()) {
+            const auto* scan = dynamic_cast<const ScanOp*>(&n->op());
+            if (!scan) continue;
+            std::unique_ptr<Graph> body = scan->inner()->clone();
+            const uint64_t before = fingerprint(*body);
+            changedPasses.clear();
+            try {
+                pipeline.run(*body, inner);
+            } catch (const std::exception& e) {
+                throw PipelineError("in the step graph of " + n->label() + ": " + e.what());
+            }
+            if (changedPasses.empty() || fingerprint(*body) == before) continue;
+
+            // A reuse proof is about the step's structure: re-derive it on the new body.
+            std::vector<bool> reuse = scan->reuseProvenSafe();
+            std::string dropped;
+            if (std::find(reuse.begin(), reuse.end(), true) != reuse.end()) {
+                const std::vector<ReuseProof> proofs = proveRowReuse(*body, scan->info(), reuse);
+                for (size_t s = 0; s < reuse.size(); ++s)
+                    if (reuse[s] && !(s < proofs.size() && proofs[s].safe)) {
+                        reuse[s] = false;
+                        dropped += (dropped.empty() ? "" : ", ") + std::to_string(s);
+                    }
+            }
+            std::string passes;
+            for (const std::string& p : changedPasses) passes += (passes.empty() ? "" : ", ") + p;
+            const std::string sizeBefore = std::to_string(scan->inner()->numNodes()) + " nodes";
+            const std::string sizeAfter = std::to_string(body->numNodes()) + " nodes";
+            OpPtr op = makeScan(scan->info(), std::shared_ptr<const Graph>(std::move(body)), scan->scanName(),
+                                scan->inplaceStates(), reuse);
+            rewriter.beginRewrite(kName, n);
+            rewriter.setOp(n, std::move(op));
+            rewriter.attribute(n->id(), "inner_graph", sizeBefore, sizeAfter, "step rewritten by " + passes);
+            if (!dropped.empty())
+                rewriter.attribute(n->id(), "reuse_proven_safe", "states " + dropped, "none",
+                                   "the rewritten step no longer proves the row reuse");
+            rewriter.endRewrite(kName, true);
+            changed = true;
+        }
+        return changed;
+    }
+
+private:
+    InnerRewriteStage m_stage;
+};
+
+} // namespace
+
+std::unique_ptr<GraphPass> makeScanInnerRewrites(InnerRewriteStage stage) {
+    return std::make_unique<ScanInnerRewrites>(stage);
+}
+
+} // namespace tl
