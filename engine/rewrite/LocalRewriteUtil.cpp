@@ -1,0 +1,146 @@
+#include "rewrite/LocalRewriteUtil.h"
+
+#include "ops/Alloc.h"
+#include "ops/DimShuffle.h"
+#include "ops/Elemwise.h"
+#include "ops/Shape.h"
+#include "ops/TensorScalar.h"
+
+#include <cstring>
+
+namespace tl::rw {
+
+const Variable* constantBehind(const Variable& v) {
+    const Variable* cur = &v;
+    // Iterative: a chain of DimShuffles can be long.
+    while (!cur->isConstant()) {
+        const Node* owner = cur->owner();
+        if (!owner || owner->op().kind() != OpKind::DimShuffle) return nullptr;
+        cur = owner->input(0);
+    }
+    return cur;
+}
+
+std::optional<NDArray> uniqueValue(const Variable& v) {
+    const Variable* c = constantBehind(v);
+    if (!c) return std::nullopt;
+    const NDArray& a = c->constantValue();
+    if (a.size() == 0) return std::nullopt;
+    NDArray first = NDArray::empty(a.dtype(), {});
+    const size_t width = dtypeSize(a.dtype());
+    // Compare element bytes through a contiguous copy: exact for every dtype.
+    const NDArray flat = a.isContiguous() ? a : a.copy();
+    const char* base = static_cast<const char*>(flat.rawData());
+    for (int64_t i = 1; i < flat.size(); ++i)
+        if (std::memcmp(base, base + i * width, width) != 0) {
+            // Bytes differ; floats may still be equal (0.0 and -0.0): compare values too.
+            if (!isFloat(a.dtype()) || flat.flatGet(i) != flat.flatGet(0)) return std::nullopt;
+        }
+    std::memcpy(first.rawData(), base, width);
+    return first;
+}
+
+bool isConstantEqualTo(const Variable& v, double value) {
+    auto u = uniqueValue(v);
+    return u && u->item() == value;
+}
+
+std::optional<int64_t> constantIntOf(const Variable& v) {
+    if (!v.isConstant()) return std::nullopt;
+    const NDArray& a = v.constantValue();
+    if (a.size() != 1 || !(isInteger(a.dtype()) || a.dtype() == DType::Bool)) return std::nullopt;
+    return a.itemInt();
+}
+
+NDArray scalarArray(DType dtype, int64_t value) {
+    NDArray a = NDArray::empty(dtype, {});
+    dispatchDType(dtype, [&](auto t) {
+        using T = decltype(t);
+        if constexpr (std::is_same_v<T, bool>) a.data<T>()[0] = value != 0;
+        else a.data<T>()[0] = static_cast<T>(value);  // integer conversions wrap (C++20)
+    });
+    return a;
+}
+
+Type expandedType(const Type& t, int ndim) {
+    Type out = t;
+    if (t.isScalarType() || t.ndim() >= ndim) return out;
+    StaticShape s(static_cast<size_t>(ndim - t.ndim()), 1);
+    s.insert(s.end(), t.shape.begin(), t.shape.end());
+    out.shape = std::move(s);
+    return out;
+}
+
+Variable* expandLeft(Rewriter& rw, Variable* v, int ndim) {
+    const int nd = v->type().ndim();
+    if (nd >= ndim) return v;
+    // Elemwise.make_node's dimshuffle(['x'] * difference + list(range(nd))).
+    std::vector<int> order(static_cast<size_t>(ndim - nd), -1);
+    for (int d = 0; d < nd; ++d) order.push_back(d);
+    return rw.create(makeDimShuffle(nd, std::move(order)), {v})->output(0);
+}
+
+Variable* makeElemwiseOf(Rewriter& rw, ScalarOpCode code, std::vector<Variable*> inputs, DType castTo) {
+    int nd = 0;
+    for (Variable* v : inputs) nd = std::max(nd, v->type().ndim());
+    for (Variable*& v : inputs) v = expandLeft(rw, v, nd);
+    return rw.create(makeElemwise(code, castTo), std::move(inputs))->output(0);
+}
+
+Variable* castTo(Rewriter& rw, Variable* v, DType dtype) {
+    if (v->type().dtype == dtype) return v;
+    if (v->isConstant() && !v->type().isScalarType()) return rw.constant(v->constantValue().astype(dtype));
+    return makeElemwiseOf(rw, ScalarOpCode::Cast, {v}, dtype);
+}
+
+Variable* asInt64Scalar(Rewriter& rw, Variable* dim) {
+    if (auto c = constantIntOf(*dim)) return rw.constant(scalarArray(DType::Int64, *c));
+    Variable* t = dim;
+    if (t->type().isScalarType()) t = rw.create(makeTensorFromScalar(), {t})->output(0);
+    return castTo(rw, t, DType::Int64);
+}
+
+Variable* fillLike(Rewriter& rw, const NDArray& value, Variable* like) {
+    std::vector<Variable*> ins{rw.constant(value)};
+    const Type& t = like->type();
+    for (int d = 0; d < t.ndim(); ++d) {
+        if (t.shape[d] != kUnknownDim) ins.push_back(rw.constant(scalarArray(DType::Int64, t.shape[d])));
+        else ins.push_back(rw.create(makeShapeI(d), {like})->output(0));
+    }
+    return rw.create(makeAlloc(), std::move(ins))->output(0);
+}
+
+std::optional<Type> elemwiseTypeOf(ScalarOpCode code, const std::vector<Type>& inputs, DType castTo) {
+    int nd = 0;
+    for (const Type& t : inputs) {
+        if (t.isScalarType()) return std::nullopt;
+        nd = std::max(nd, t.ndim());
+    }
+    std::vector<Type> aligned;
+    for (const Type& t : inputs) aligned.push_back(expandedType(t, nd));
+    std::vector<const Type*> ptrs;
+    for (const Type& t : aligned) ptrs.push_back(&t);
+    try {
+        return makeElemwise(code, castTo)->inferTypes(ptrs).at(0);
+    } catch (const OpTypeError&) {
+        return std::nullopt;
+    }
+}
+
+bool compatibleTypes(const Type& a, const Type& b) { return a.accepts(b) || b.accepts(a); }
+
+bool sameBroadcastPattern(const Type& a, const Type& b) {
+    if (a.kind != b.kind || a.ndim() != b.ndim()) return false;
+    for (int d = 0; d < a.ndim(); ++d)
+        if ((a.shape[d] == 1) != (b.shape[d] == 1)) return false;
+    return true;
+}
+
+std::optional<ScalarOpCode> plainElemwiseCode(const Node& node) {
+    if (node.op().kind() != OpKind::Elemwise) return std::nullopt;
+    const auto& e = static_cast<const Elemwise&>(node.op());
+    if (e.isComposite() || !e.inplacePattern().empty()) return std::nullopt;
+    return e.scalarOp();
+}
+
+} // namespace tl::rw

@@ -1,0 +1,57 @@
+#pragma once
+// Building blocks of the local rewrites (shape, useless, canonicalize, specialize):
+// reading constants as PyTensor's get_underlying_scalar_constant_value does, and
+// building Elemwise nodes through the Rewriter with Elemwise.make_node's rank
+// alignment. Type-only twins let match() predict a result without mutating.
+#include "ir/Rewriter.h"
+#include "ops/ScalarOps.h"
+
+#include <optional>
+#include <vector>
+
+namespace tl::rw {
+
+/// The constant behind `v`: v itself, or the constant under a chain of DimShuffles
+/// (ExpandDims of a 0-d constant is the same value); null otherwise.
+const Variable* constantBehind(const Variable& v);
+/// PyTensor's TensorConstant.unique_value: the one value every element of the
+/// constant behind `v` holds, as a 0-d array of its dtype; nullopt when `v` is not a
+/// constant, is empty, or holds different values.
+std::optional<NDArray> uniqueValue(const Variable& v);
+/// True when the constant behind `v` holds `value` in every element (compared as double).
+bool isConstantEqualTo(const Variable& v, double value);
+/// The integer a constant 0-d input holds (indices, dims); nullopt otherwise.
+std::optional<int64_t> constantIntOf(const Variable& v);
+
+/// A 0-d array of `dtype` holding `value` (ints exact, no detour through double).
+NDArray scalarArray(DType dtype, int64_t value);
+
+/// `v` with leading broadcastable axes up to `ndim` (v itself when it has them).
+Variable* expandLeft(Rewriter& rw, Variable* v, int ndim);
+/// Elemwise `code` of `inputs`, lower-rank inputs expanded first.
+Variable* makeElemwiseOf(Rewriter& rw, ScalarOpCode code, std::vector<Variable*> inputs,
+                         DType castTo = DType::Float64);
+/// `v` cast to `dtype` (v itself when it already has it).
+Variable* castTo(Rewriter& rw, Variable* v, DType dtype);
+/// A 0-d int64 tensor holding the 0-d integer `dim` (a constant, a cast, or a
+/// TensorFromScalar of a ScalarType) -- what Shape_i returns.
+Variable* asInt64Scalar(Rewriter& rw, Variable* dim);
+/// An array of `dtype` holding `value` with the static shape of `like` where known and
+/// Shape_i(like, d) elsewhere (PyTensor's alloc_like / broadcast_like); `like` must be a tensor.
+Variable* fillLike(Rewriter& rw, const NDArray& value, Variable* like);
+
+/// Type-only twin of makeElemwiseOf: the output type, or nullopt when the op rejects the inputs.
+std::optional<Type> elemwiseTypeOf(ScalarOpCode code, const std::vector<Type>& inputs,
+                                   DType castTo = DType::Float64);
+/// `t` with leading 1 dims up to `ndim`.
+Type expandedType(const Type& t, int ndim);
+/// Replace is allowed when either type accepts the other (Rewriter's rule).
+bool compatibleTypes(const Type& a, const Type& b);
+/// Same rank and same broadcastable pattern (static 1 dims): what PyTensor compares
+/// before replacing with a rebuilt expression.
+bool sameBroadcastPattern(const Type& a, const Type& b);
+
+/// The Elemwise scalar op of a node (nullopt for other ops, Composites and inplace Elemwise).
+std::optional<ScalarOpCode> plainElemwiseCode(const Node& node);
+
+} // namespace tl::rw
