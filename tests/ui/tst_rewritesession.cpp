@@ -65,9 +65,9 @@ Recorded record() {
     rec.setPhase("scan_save_mem");
     rw.beginRewrite("rebuild", c);
     Node* c2 = rw.create(pass, {a->output(0)});
-    rec.clonedFrom(c2->id(), c->id());
-    rec.attribute({c2->id(), "buffer_shape", "(11, 7)", "(1, 7)", "exact: the only reader of the oldest tap is elementwise"});
-    rec.attribute({c2->id(), "merged_state", "sit_sot-1", "sit_sot-0", "equal updates under the assumption"});
+    rw.cloned(c2->id(), c->id());
+    rw.attribute(c2->id(), "buffer_shape", "(11, 7)", "(1, 7)", "exact: the only reader of the oldest tap is elementwise");
+    rw.attribute(c2->id(), "merged_state", "sit_sot-1", "sit_sot-0", "equal updates under the assumption");
     rw.replace(c->output(0), c2->output(0));
     rw.endRewrite("rebuild", true);
     r.c2 = c2->id();
@@ -75,7 +75,7 @@ Recorded record() {
 
     rw.beginRewrite("rebuild_again", c2);
     Node* c3 = rw.create(pass, {a->output(0)});
-    rec.clonedFrom(c3->id(), c2->id());
+    rw.cloned(c3->id(), c2->id());
     rw.replace(c2->output(0), c3->output(0));
     rw.endRewrite("rebuild_again", true);
     r.c3 = c3->id();

@@ -1,0 +1,76 @@
+#pragma once
+// Positions for a whole VisualGraph. Laid out by parts: every expanded
+// cluster body first (deepest first), each then a fixed-size box one level up,
+// and the top level split into connected components. Small parts go to dot,
+// big ones to the layered layout. Stepping reuses remembered positions
+// (layoutIncrementally) so unchanged nodes do not move.
+#include "layout/PartLayout.h"
+#include "layout/VisualGraph.h"
+
+#include <QRectF>
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tl {
+
+struct GraphLayout {
+    std::vector<QRectF> rects;        // per VisualGraph node, scene coordinates
+    std::vector<QPainterPath> paths;  // per VisualGraph edge, ending at the arrow tip
+    QRectF bounds;
+    bool ok = false;
+    int dotParts = 0, layeredParts = 0;  // how the parts were laid out (status bar, bench)
+};
+
+struct LayoutSettings {
+    enum class Method : uint8_t { Auto, Dot, Layered };
+    Method method = Method::Auto;
+    /// Auto: parts up to this many nodes go to dot (a few hundred ms at most).
+    int dotMaxNodes = 160;
+};
+
+/// Cluster boxes: room for the header line and a margin around the body.
+inline constexpr double kClusterHeader = 24.0;
+inline constexpr double kClusterMargin = 10.0;
+
+using LayoutProgress = std::function<void(int done, int total)>;
+
+/// Full layout. Checks `cancel` between parts (a single dot call is not interruptible,
+/// which is why parts are kept small); returns ok=false when cancelled.
+GraphLayout layoutVisualGraph(const VisualGraph& vg, const LayoutSettings& settings,
+                              const std::atomic<bool>* cancel = nullptr, const LayoutProgress& progress = {});
+
+/// "fromKey>toKey@var": identifies an edge across steps.
+std::string edgeKey(const VisualGraph& vg, const VEdge& e);
+
+/// Where things were last drawn, by key. Never forgets (ghosts of erased nodes
+/// reappear where the node was).
+class PositionCache {
+public:
+    void remember(const VisualGraph& vg, const GraphLayout& layout);
+    const QRectF* rect(const std::string& key) const;
+    const QPainterPath* path(const std::string& edgeKey) const;
+    void clear();
+    size_t size() const { return m_rects.size(); }
+
+private:
+    std::unordered_map<std::string, QRectF> m_rects;
+    std::unordered_map<std::string, QPainterPath> m_paths;
+};
+
+struct IncrementalLayout {
+    GraphLayout layout;
+    int reused = 0;  // nodes kept where they were
+    int placed = 0;  // nodes new to the cache, put next to their neighbours
+};
+
+/// Keeps every remembered node where it was and places new ones near their
+/// neighbours (or at `hints[key]`'s position: the node they were cloned from).
+IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache& cache,
+                                      const std::unordered_map<std::string, std::string>& hints = {});
+
+} // namespace tl
