@@ -134,7 +134,12 @@ void Elemwise::perform(ExecContext&, std::span<const NDArray> inputs, std::span<
     if (static_cast<int>(outputs.size()) < prog->numOutputs())
         throw ExecError(name() + ": " + std::to_string(outputs.size()) + " output cells, expected " +
                         std::to_string(prog->numOutputs()));
-    const Shape shape = broadcastShapes(inputs, name());
+    // Equal shapes (the common case, e.g. every Scan step) need no broadcast and no copy.
+    bool sameShapes = !inputs.empty();
+    for (size_t i = 1; sameShapes && i < inputs.size(); ++i) sameShapes = inputs[i].shape() == inputs[0].shape();
+    Shape broadcast;
+    if (!sameShapes) broadcast = broadcastShapes(inputs, name());
+    const Shape& shape = sameShapes ? inputs[0].shape() : broadcast;
     for (int o = 0; o < prog->numOutputs(); ++o) {
         const DType od = prog->outputDType(o);
         NDArray& out = outputs[o];

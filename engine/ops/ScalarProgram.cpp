@@ -20,6 +20,8 @@ ProgramWorkspace& ProgramWorkspace::local() {
 
 void ProgramWorkspace::bind(const ScalarProgram& program, int extraBlocks) {
     const size_t blocks = static_cast<size_t>(program.m_numRegisters + extraBlocks);
+    // Scan steps run the same program over and over: the slot table is still right.
+    if (m_boundId == program.m_id && blocks <= m_capacityBlocks) return;
     if (blocks > m_capacityBlocks || !m_storage) {
         const size_t cap = std::max<size_t>(blocks, 8);
         m_storage = std::make_unique<std::byte[]>(cap * kBlockBytes + 64);
@@ -28,6 +30,7 @@ void ProgramWorkspace::bind(const ScalarProgram& program, int extraBlocks) {
         m_capacityBlocks = cap;
     }
     m_extraBase = program.m_numRegisters;
+    m_boundId = program.m_id;
     m_slots.resize(program.m_slots.size());
     for (size_t s = 0; s < program.m_slots.size(); ++s) {
         const auto& slot = program.m_slots[s];
@@ -49,6 +52,11 @@ void ScalarProgram::runBlock(ProgramWorkspace& ws, const void* const* inputs, vo
 }
 
 // ---- compilation ----------------------------------------------------------
+
+ScalarProgram::ScalarProgram() {
+    static std::atomic<uint64_t> next{1};
+    m_id = next.fetch_add(1, std::memory_order_relaxed);
+}
 
 class ProgramBuilder {
 public:
@@ -195,7 +203,7 @@ private:
 };
 
 std::shared_ptr<const ScalarProgram> ScalarProgram::compile(const Graph& g) {
-    auto p = std::make_shared<ScalarProgram>();
+    std::shared_ptr<ScalarProgram> p(new ScalarProgram());
     ProgramBuilder b(*p);
     std::unordered_map<const Variable*, int> slotOf;
     for (Variable* in : g.inputs()) {
@@ -241,7 +249,7 @@ std::shared_ptr<const ScalarProgram> ScalarProgram::compile(const Graph& g) {
 }
 
 std::shared_ptr<const ScalarProgram> ScalarProgram::compileOp(ScalarOpCode code, DType castTo, std::span<const DType> inputs) {
-    auto p = std::make_shared<ScalarProgram>();
+    std::shared_ptr<ScalarProgram> p(new ScalarProgram());
     ProgramBuilder b(*p);
     std::vector<int> srcs;
     for (DType d : inputs) srcs.push_back(b.addInput(d));

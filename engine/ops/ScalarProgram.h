@@ -42,10 +42,13 @@ private:
     std::byte* m_buffer = nullptr;  // 64-byte aligned inside m_storage
     size_t m_capacityBlocks = 0;
     int m_extraBase = 0;
+    uint64_t m_boundId = 0;  // program bound last (0: none); rebinding it is free
 };
 
 class ScalarProgram {
 public:
+    ScalarProgram(const ScalarProgram&) = delete;
+    ScalarProgram& operator=(const ScalarProgram&) = delete;
     enum class SlotKind : uint8_t { Input, Output, Constant, Temp };
     struct Slot {
         DType dtype = DType::Float64;
@@ -79,6 +82,7 @@ public:
 private:
     friend class ProgramWorkspace;
     friend class ProgramBuilder;
+    ScalarProgram();
     struct alignas(64) ConstBlock {
         std::byte data[ProgramWorkspace::kBlockBytes];
     };
@@ -88,6 +92,7 @@ private:
     std::vector<BlockInstr> m_code;
     std::vector<ConstBlock> m_constants;
     int m_numRegisters = 0;
+    uint64_t m_id = 0;  // unique per compiled program (never reused, unlike addresses)
 };
 
 /// Programs of one scalar op per input dtype signature, compiled on first use
