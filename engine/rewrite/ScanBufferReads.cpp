@@ -55,19 +55,28 @@ std::pair<int64_t, int64_t> sliceIndices(const Entry0& e, int64_t n, int64_t ste
 
 bool isSubtensor(const Node* n) { return n && n->op().kind() == OpKind::Subtensor; }
 
+// A node nothing uses (left behind by a builder; the rewriter prunes it with its source).
+bool isDead(const Node& n) {
+    return std::all_of(n.outputs().begin(), n.outputs().end(), [](const Variable* o) { return o->clients().empty(); });
+}
+
+bool hasLiveClient(const Variable& v) {
+    return std::any_of(v.clients().begin(), v.clients().end(), [](const Client& c) { return !c.node || !isDead(*c.node); });
+}
+
 // A pure row slice whose every use is another Subtensor: looked through.
 bool isChainLink(const Node& n) {
     const auto& e = static_cast<const SubtensorOp&>(n.op()).entries();
     if (e.size() != 1 || e[0].kind != IndexEntry::Kind::Slice) return false;
     const auto& cl = n.output(0)->clients();
-    return !cl.empty() && std::all_of(cl.begin(), cl.end(), [](const Client& c) { return isSubtensor(c.node); });
+    return std::all_of(cl.begin(), cl.end(), [](const Client& c) { return isSubtensor(c.node); });
 }
 
 } // namespace
 
 OutputReads analyseReads(const Variable& out, int64_t length, int64_t maxFromEnd) {
     OutputReads r;
-    if (out.clients().empty()) {
+    if (!hasLiveClient(out)) {
         r.unused = true;
         return r;
     }
@@ -91,6 +100,7 @@ OutputReads analyseReads(const Variable& out, int64_t length, int64_t maxFromEnd
         stack.pop_back();
         for (const Client& c : it.v->clients()) {
             if (c.isGraphOutput()) return whole("it is a graph output");
+            if (isDead(*c.node)) continue;
             if (!isSubtensor(c.node) || c.index != 0) return whole("it is read by " + c.node->label());
             const auto e = entry0(*c.node);
             if (!e) return whole(c.node->label() + " has a non-constant first index");

@@ -22,7 +22,7 @@ struct BufferRead {
 };
 
 struct OutputReads {
-    bool unused = false;  // no clients at all
+    bool unused = false;  // no clients (but unused nodes)
     bool whole = false;   // some client needs every row; `why` says which
     std::string why;
     std::vector<BufferRead> reads;

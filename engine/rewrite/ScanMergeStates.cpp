@@ -58,24 +58,33 @@ public:
         if (T - I.nMitMot() + N < 2) return MatchResult::fail("fewer than two mit_sot/sit_sot/nit_sot outputs");
 
         // 1. Candidate groups. Items: traced states nMitMot..T-1, then nit_sots T..T+N-1.
+        // The outer graph is numbered only for items whose layout another item shares.
         ValueNumbering outer;
         std::vector<int> cls(T + N, -1);
         {
-            std::map<std::tuple<int, std::vector<int>, std::string, InitKey>, int> groups;
-            for (int s = I.nMitMot(); s < T; ++s) {
-                std::string types;
-                const auto taps = I.stateTaps(s);
-                for (size_t k = 0; k < taps.size(); ++k)
-                    types += inner.inputs()[I.innerInTap(s, static_cast<int>(k))]->type().toString() + ";";
-                types += inner.output(I.innerOutState(s))->type().toString();
-                auto key = std::make_tuple(static_cast<int>(I.stateCategory(s)), taps, types,
-                                           initKey(outer, node.input(I.outerInMitMot() + s), I.initRows(s)));
-                cls[s] = groups.emplace(std::move(key), static_cast<int>(groups.size())).first->second;
+            using Layout = std::tuple<int, std::vector<int>, std::string>;
+            std::vector<Layout> layout(T + N);
+            std::map<Layout, int> layoutCount;
+            for (int item = I.nMitMot(); item < T + N; ++item) {
+                if (item < T) {
+                    std::string types;
+                    const auto taps = I.stateTaps(item);
+                    for (size_t k = 0; k < taps.size(); ++k)
+                        types += inner.inputs()[I.innerInTap(item, static_cast<int>(k))]->type().toString() + ";";
+                    types += inner.output(I.innerOutState(item))->type().toString();
+                    layout[item] = {static_cast<int>(I.stateCategory(item)), taps, types};
+                } else {
+                    layout[item] = {-1, {}, inner.output(I.innerOutNitSot() + (item - T))->type().toString()};
+                }
+                ++layoutCount[layout[item]];
             }
-            for (int k = 0; k < N; ++k) {
-                auto key = std::make_tuple(-1, std::vector<int>{}, inner.output(I.innerOutNitSot() + k)->type().toString(),
-                                           InitKey{3, outer.number(node.input(I.outerInNitSot() + k)), 0, 0});
-                cls[T + k] = groups.emplace(std::move(key), static_cast<int>(groups.size())).first->second;
+            std::map<std::pair<Layout, InitKey>, int> groups;
+            for (int item = I.nMitMot(); item < T + N; ++item) {
+                InitKey init{4, static_cast<uint64_t>(item), 0, 0};  // alone: a group of its own
+                if (layoutCount[layout[item]] > 1)
+                    init = item < T ? initKey(outer, node.input(I.outerInMitMot() + item), I.initRows(item))
+                                    : InitKey{3, outer.number(node.input(I.outerInNitSot() + (item - T))), 0, 0};
+                cls[item] = groups.emplace(std::make_pair(layout[item], init), static_cast<int>(groups.size())).first->second;
             }
         }
         auto numClasses = [&] {

@@ -277,7 +277,6 @@ public:
                 rewriter.attribute(nid, "buffer_shape", before[i], after, who + ": " + p.rule);
             rewriter.attribute(nid, "buffer_rule", who, p.removed ? "removed" : std::to_string(p.rows) + " row(s)", p.rule);
         }
-        (void)oldId;
 
         // Outputs passed on whole first (the old node stays alive through the reads still
         // to be rewritten), then each read re-indexed into the new buffer.
@@ -290,7 +289,7 @@ public:
             viaReads[o] = m.items[i].rewriteReads;
         }
         for (size_t o = 0; o < oldOuts.size(); ++o)
-            if (used[o] && !viaReads[o]) rewriter.replace(oldOuts[o], newOuts[r.outputMap[o]]);
+            if (used[o] && !viaReads[o] && r.outputMap[o] >= 0) rewriter.replace(oldOuts[o], newOuts[r.outputMap[o]]);
         for (const ItemPlan& p : m.items) {
             if (!p.rewriteReads) continue;
             Variable* out = newOuts[r.outputMap[p.traced ? p.state : I.outerOutNitSot() + p.state]];
@@ -300,6 +299,9 @@ public:
                 rewriter.replace(old, rewriteRead(rewriter, read, out, p.shift));
             }
         }
+        // Outputs whose only clients are unused nodes (a builder's leftovers) keep the old
+        // loop alive: prune them so one loop remains.
+        if (rewriter.graph().findNode(oldId)) rewriter.pruneDead();
         (void)T;
     }
 

@@ -100,12 +100,18 @@ private slots:
         both("Fibonacci mit_sot [-1]", [](GraphBuilder& b) { return findExample("savemem_mitsot_fib_last")->build(b); }, {2}, {3}, 10);
         // Hazards: exact keeps init_l + 1 exactly where the oldest tap is read other than
         // elementwise, or by another state after its writer.
-        both("x' = dot(W, x) [-1] (not elementwise)", [](GraphBuilder& b) {
+        both("x' = dot(W, x) [-1] (the writer reads the tap, not elementwise)", [](GraphBuilder& b) {
             Var x0 = b.input("x0", DType::Float64, {3}), w = b.input("W", DType::Float64, {3, 3});
-            Var xs = scan(b, [w](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{dot(w, a[0]) * 0.5}}; },
-                          ScanArgs{.outputsInfo = {OutputInfo(x0)}, .nSteps = 10}).outputs[0];
+            Var xs = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{dot(a[1], a[0])}}; },
+                          ScanArgs{.outputsInfo = {OutputInfo(x0)}, .nonSequences = {w}, .nSteps = 10}).outputs[0];
             return std::vector<Var>{index(xs, -1)};
         }, {2}, {2}, 10);
+        both("x' = dot(W, x) * 0.5 [-1] (Dot runs before the writer)", [](GraphBuilder& b) {
+            Var x0 = b.input("x0", DType::Float64, {3}), w = b.input("W", DType::Float64, {3, 3});
+            Var xs = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{dot(a[1], a[0]) * 0.5}}; },
+                          ScanArgs{.outputsInfo = {OutputInfo(x0)}, .nonSequences = {w}, .nSteps = 10}).outputs[0];
+            return std::vector<Var>{index(xs, -1)};
+        }, {1}, {2}, 10);
         both("y' = y + x * x' (reads x's tap after x's writer)", twoStates([](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
             Var x = exp(a[0]) * 0.5;
             return {{x, a[1] + a[0] * x}};
@@ -282,6 +288,41 @@ private slots:
             QVERIFY2(o.peakAfter * 100 < o.peakBefore,
                      (std::to_string(o.peakAfter) + " vs " + std::to_string(o.peakBefore)).c_str());
         }
+    }
+
+    // The whole FAST_RUN pipeline on the seed issue's two programs (SEMANTICS.md §4.2).
+    void fullPipelineSeed_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<Rows>("rows");
+        QTest::newRow("seed example 1 (seq[-1] and its Rop)") << "seed_rop" << Rows{1, 1};
+        QTest::newRow("seed example 2 (two identical traces)") << "seed_dup" << Rows{11};
+    }
+
+    void fullPipelineSeed() {
+        QFETCH(QString, name);
+        QFETCH(Rows, rows);
+        auto g = buildExample(name.toStdString());
+        auto e = oracleCase(name.toStdString());
+        std::vector<NDArray> inputs = e ? oracleInputs(*e, *g) : randomInputs(*g, 1);
+        RewriteOutcome o = rewriteAndCompare(*g, Pipeline::fastRun(), mode(true), 1, 1e-12, 0.0, &inputs);
+        QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
+        if (e) {
+            const std::string m = compareWithOracle(*e, o.outputsAfter);
+            QVERIFY2(m.empty(), m.c_str());
+        }
+        auto scans = scanNodes(*o.after);
+        QCOMPARE(scans.size(), size_t(1));
+        Rows got;
+        for (int s = 0; s < scanOp(scans[0]).info().nTracedStates(); ++s) got.push_back(bufferRows(scans[0], s));
+        QCOMPARE(got, rows);
+        int exps = 0;
+        for (const Node* n : scanOp(scans[0]).inner()->nodes()) {
+            if (n->op().name() == "Exp") ++exps;
+            if (auto inner = n->op().innerGraph())
+                for (const Node* m : inner->nodes()) exps += m->op().name() == "exp";
+        }
+        QCOMPARE(exps, 1);
+        if (name == "seed_rop") QCOMPARE(countOps(*o.after, OpKind::DeepCopy), 0);
     }
 
     // The rewrite's facts in the trace: n_steps, buffer_shape, buffer_rule with the reason.
