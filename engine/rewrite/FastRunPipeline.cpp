@@ -20,7 +20,9 @@ Pipeline Pipeline::fastRun() {
     p.addPhase("shape", passList());
     p.addPhase("useless", passList());
     p.addPhase("canonicalize", passList(makeScanInnerRewrites(InnerRewriteStage::Early)));  // last: steps merged too
-    p.addPhase("scan_pushout", passList());
+    p.addPhase("scan_pushout", passList(std::make_unique<EquilibriumDriver>(
+        "scan_pushout", std::vector<std::string>{"fast_run", "scan"},
+        std::vector<const NodeRewrite*>{&scanRemoveUnusedInputs(), &scanPushOutNonSeq(), &scanPushOutSeq()})));
     p.addPhase("scan_merge", passList(  // scan_merge_inouts goes between scan_merge and scan_merge_states
         makeScanMergePass(),
         std::make_unique<EquilibriumDriver>("scan_merge_states", std::vector<std::string>{"fast_run", "scan"},

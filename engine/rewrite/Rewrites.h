@@ -62,6 +62,13 @@ std::unique_ptr<GraphPass> makeScanMergePass();
 /// scan_make_inplace: loops write into their outer trace buffers where the destroy
 /// handler allows it (phase inplace, after the elemwise and set_subtensor inplace passes).
 std::unique_ptr<GraphPass> makeScanMakeInplace();
+/// scan_push_out_non_seq: loop-invariant work on non_sequences runs once before the loop.
+const NodeRewrite& scanPushOutNonSeq();
+/// scan_push_out_seq: elementwise work on sequence rows runs once over the whole sequence.
+const NodeRewrite& scanPushOutSeq();
+/// scan_remove_constants_and_unused_inputs: unread sequences/non_sequences dropped,
+/// constant non_sequences moved into the step.
+const NodeRewrite& scanRemoveUnusedInputs();
 
 // ---- scan (helper R4) ----
 /// scan_merge_states: merges traced states (and nit_sots) of one Scan that compute the

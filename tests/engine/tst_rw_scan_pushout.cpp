@@ -1,0 +1,133 @@
+// scan_push_out_seq, scan_push_out_non_seq, scan_remove_constants_and_unused_inputs:
+// work that does not need the loop leaves it; inputs the step never reads go.
+#include "RewriteCheck.h"
+#include "builder/Examples.h"
+#include "builder/Indexing.h"
+#include "builder/Math.h"
+#include "builder/Scan.h"
+#include "ops/Elemwise.h"
+#include "ops/Scan.h"
+#include "rewrite/Rewrites.h"
+
+#include <QtTest>
+
+using namespace tl;
+
+namespace {
+Pipeline only(const NodeRewrite& r) { return test::singleRewrite(r); }
+
+const ScanOp* scanIn(const Graph& g) {
+    for (const Node* n : g.nodes())
+        if (n->op().kind() == OpKind::Scan) return static_cast<const ScanOp*>(&n->op());
+    return nullptr;
+}
+
+int innerExps(const ScanOp& s) {
+    int n = 0;
+    for (const Node* node : s.inner()->nodes())
+        if (node->op().kind() == OpKind::Elemwise) {
+            const auto& e = static_cast<const Elemwise&>(node->op());
+            n += !e.isComposite() && e.scalarOp() == ScalarOpCode::Exp;
+        }
+    return n;
+}
+
+// y' = y + exp(w) * 2 with a non_sequence w.
+std::unique_ptr<Graph> invariantWork(bool onlyConstants) {
+    GraphBuilder b;
+    Var y0 = b.input("y0", DType::Float64, {3});
+    Var w = b.input("w", DType::Float64, {3});
+    ScanResult r = scan(b, [&](GraphBuilder& s, const std::vector<Var>& a) -> StepResult {
+        Var inv = onlyConstants ? exp(s.constant(0.5)) * 2 : exp(a[1]) * 2;
+        return {{a[0] + inv}};
+    }, ScanArgs{.outputsInfo = {OutputInfo(y0)}, .nonSequences = {w}, .nSteps = 4});
+    return b.finish({r.outputs[0]});
+}
+
+// A sequence of 5 rows read for n steps, n given at run time: rows and steps may differ.
+std::unique_ptr<Graph> shortLoop() {
+    GraphBuilder b;
+    Var xs = b.input("xs", DType::Float64, {5, 2});
+    Var h0 = b.input("h0", DType::Float64, {2});
+    Var n = b.input("n", DType::Int64, {});
+    ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{a[1] + exp(a[0])}}; },
+                        ScanArgs{.sequences = {xs}, .outputsInfo = {OutputInfo(h0)}, .nSteps = n});
+    return b.finish({r.outputs[0]});
+}
+} // namespace
+
+class TestScanPushOut : public QObject {
+    Q_OBJECT
+private slots:
+    void elementwiseMapLeavesNoLoop() {
+        auto out = test::rewriteAndCompare(*buildExample("misc_map_elemwise"), only(scanPushOutSeq()));
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(test::countOps(*out.after, OpKind::Scan), 0);
+    }
+
+    void sequenceWorkLeavesTheLoop() {
+        auto out = test::rewriteAndCompare(*buildExample("pushout_seq"), only(scanPushOutSeq()));
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        const ScanOp* s = scanIn(*out.after);
+        QVERIFY(s);
+        QCOMPARE(innerExps(*s), 0);
+        QCOMPARE(s->info().nSeqs, 2);
+    }
+
+    void stateDependentWorkStays_data() {
+        QTest::addColumn<QString>("example");
+        QTest::newRow("running sum (s + m_t reads the state)") << "misc_running_sum";
+        QTest::newRow("no sequences") << "seed_dup";
+    }
+    void stateDependentWorkStays() {
+        QFETCH(QString, example);
+        auto out = test::rewriteAndCompare(*buildExample(example.toStdString()), only(scanPushOutSeq()));
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.trace.size(), size_t(0));
+    }
+
+    void sequenceLongerThanTheLoopStays() {
+        PipelineOptions opts;
+        opts.explain = true;
+        auto g = shortLoop();
+        std::vector<NDArray> in = {NDArray::fromVector(DType::Float64, {5, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}),
+                                   NDArray::fromVector(DType::Float64, {2}, {0.5, -0.5}), NDArray::scalar(DType::Int64, 3)};
+        auto out = test::rewriteAndCompare(*g, only(scanPushOutSeq()), opts, 1, 1e-12, 0.0, &in);
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.trace.size(), size_t(0));
+        QCOMPARE(innerExps(*scanIn(*out.after)), 1);
+    }
+
+    void invariantWorkLeavesTheLoop() {
+        auto out = test::rewriteAndCompare(*invariantWork(false), only(scanPushOutNonSeq()));
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(innerExps(*scanIn(*out.after)), 0);
+        QCOMPARE(test::countOps(*out.after, OpKind::Elemwise) >= 2, true);
+    }
+
+    void constantOnlyWorkStaysForConstantFolding() {
+        auto out = test::rewriteAndCompare(*invariantWork(true), only(scanPushOutNonSeq()));
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.trace.size(), size_t(0));
+    }
+
+    void unusedInputsAreDropped() {
+        // After the map's product leaves the loop, xs and w are no longer read inside.
+        auto g = buildExample("misc_map_nonseq");
+        auto pushed = test::rewriteAndCompare(*g, only(scanPushOutSeq()));
+        auto out = test::rewriteAndCompare(*pushed.after, only(scanRemoveUnusedInputs()));
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        const ScanOp* s = scanIn(*out.after);
+        QCOMPARE(s->info().nSeqs, 1);
+        QCOMPARE(s->info().nNonSeqs, 0);
+    }
+
+    void inputsInUseStay() {
+        auto out = test::rewriteAndCompare(*buildExample("misc_running_sum"), only(scanRemoveUnusedInputs()));
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.trace.size(), size_t(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScanPushOut)
+#include "tst_rw_scan_pushout.moc"
