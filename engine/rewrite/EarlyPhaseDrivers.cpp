@@ -1,0 +1,43 @@
+// The equilibrium drivers of the early phases (shape, useless, canonicalize,
+// specialize): which node rewrites each runs, in priority order (a node meets them in
+// this order and the first that matches fires). PyTensor registers most useless and
+// shape rewrites in canonicalize and specialize too; so does this list, so what
+// constant folding or the canonizers expose is cleaned up in the same fixpoint.
+#include "rewrite/EquilibriumDriver.h"
+#include "rewrite/Rewrites.h"
+
+namespace tl {
+
+namespace {
+std::unique_ptr<GraphPass> driver(std::string name, std::vector<std::string> tags, std::vector<const NodeRewrite*> rs) {
+    return std::make_unique<EquilibriumDriver>(std::move(name), std::move(tags), std::move(rs));
+}
+} // namespace
+
+std::unique_ptr<GraphPass> makeShapeDriver() {
+    return driver("shape", {"fast_run", "fast_compile", "shape"},
+                  {&localShapeGround(), &localShapeIGround(), &localShapeToShapeI(), &localTrackShapeI()});
+}
+
+std::unique_ptr<GraphPass> makeUselessDriver() {
+    return driver("useless", {"fast_run", "fast_compile", "useless"},
+                  {&localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
+                   &localUselessElemwise(), &localUselessAlloc(), &localShapeIGround()});
+}
+
+std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
+    return driver("canonicalize", {"fast_run", "fast_compile", "canonicalize"},
+                  {&constantFolding(), &localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
+                   &localUselessElemwise(), &localUselessAlloc(), &localShapeGround(), &localShapeIGround(),
+                   &localShapeToShapeI(), &localTrackShapeI(), &localDimshuffleLift(), &localAddCanonizer(),
+                   &localMulCanonizer(), &localUpcastElemwiseConstantInputs()});
+}
+
+std::unique_ptr<GraphPass> makeSpecializeDriver() {
+    return driver("specialize", {"fast_run", "specialize"},
+                  {&constantFolding(), &localPowSpecialize(), &localMulSpecialize(), &localAddRemoveZeros(),
+                   &localUselessElemwise(), &localUselessSpecifyShape(), &localUselessUnbroadcast(),
+                   &localUselessSlice(), &localDimshuffleLift(), &localShapeIGround(), &localTrackShapeI()});
+}
+
+} // namespace tl
