@@ -23,8 +23,10 @@ Pipeline Pipeline::fastRun() {
     p.addPhase("scan_pushout", passList(std::make_unique<EquilibriumDriver>(
         "scan_pushout", std::vector<std::string>{"fast_run", "scan"},
         std::vector<const NodeRewrite*>{&scanRemoveUnusedInputs(), &scanPushOutNonSeq(), &scanPushOutSeq()})));
-    p.addPhase("scan_merge", passList(  // scan_merge_inouts goes between scan_merge and scan_merge_states
+    p.addPhase("scan_merge", passList(  // ScanMerge, then duplicate inputs, then duplicate states
         makeScanMergePass(),
+        std::make_unique<EquilibriumDriver>("scan_merge_inouts", std::vector<std::string>{"fast_run", "scan"},
+                                            std::vector<const NodeRewrite*>{&scanMergeInouts(), &scanRemoveUnusedInputs()}),
         std::make_unique<EquilibriumDriver>("scan_merge_states", std::vector<std::string>{"fast_run", "scan"},
                                             std::vector<const NodeRewrite*>{&scanMergeStates()})));
     p.addPhase("scan_save_mem", passList(std::make_unique<EquilibriumDriver>(

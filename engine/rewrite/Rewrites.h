@@ -36,6 +36,13 @@ const NodeRewrite& localUpcastElemwiseConstantInputs();
 const NodeRewrite& localPowSpecialize();
 const NodeRewrite& localMulSpecialize();
 const NodeRewrite& localAddRemoveZeros();
+/// The equilibrium drivers of phases shape, useless, canonicalize and specialize with
+/// the rewrites above (lists in EarlyPhaseDrivers.cpp); canonicalize also runs in
+/// Pipeline::innerGraph().
+std::unique_ptr<GraphPass> makeShapeDriver();
+std::unique_ptr<GraphPass> makeUselessDriver();
+std::unique_ptr<GraphPass> makeCanonicalizeDriver();
+std::unique_ptr<GraphPass> makeSpecializeDriver();
 
 // ---- fusion, inner graphs, inplace, output protection (helper R2) ----
 /// elemwise_fusion: PyTensor's FusionOptimizer: connected Elemwise nodes of one broadcast
@@ -69,6 +76,8 @@ const NodeRewrite& scanPushOutSeq();
 /// scan_remove_constants_and_unused_inputs: unread sequences/non_sequences dropped,
 /// constant non_sequences moved into the step.
 const NodeRewrite& scanRemoveUnusedInputs();
+/// scan_merge_inouts: an outer variable given twice as a sequence (or non_sequence) is read once.
+const NodeRewrite& scanMergeInouts();
 
 // ---- scan (helper R4) ----
 /// scan_merge_states: merges traced states (and nit_sots) of one Scan that compute the
