@@ -1,0 +1,114 @@
+// The specialize phase: local_pow_specialize, local_mul_specialize,
+// local_add_remove_zeros, with the cases where each must not fire beside them.
+#include "RewriteCheck.h"
+#include "TestSupport.h"
+#include "builder/Math.h"
+#include "ops/Elemwise.h"
+#include "rewrite/Rewrites.h"
+
+#include <QtTest>
+
+#include <functional>
+#include <map>
+
+using namespace tl;
+using namespace tl::test;
+
+namespace {
+
+using GraphFn = std::function<std::unique_ptr<Graph>()>;
+
+Var in(GraphBuilder& b, const char* name, StaticShape s, DType d = DType::Float64) { return b.input(name, d, std::move(s)); }
+Var cv(GraphBuilder& b, double v, int64_t n = 1, DType d = DType::Float64) {
+    return b.constant(NDArray::fromVector(d, {n}, std::vector<double>(static_cast<size_t>(n), v)));
+}
+
+const std::map<QString, GraphFn>& graphs() {
+    static const std::map<QString, GraphFn> m = {
+        {"pow 2", [] { GraphBuilder b; return b.finish({pow(in(b, "x", {4}), cv(b, 2))}); }},
+        {"pow 0.5", [] { GraphBuilder b; return b.finish({pow(abs(in(b, "x", {4})), cv(b, 0.5))}); }},
+        {"pow 1", [] { GraphBuilder b; return b.finish({pow(in(b, "x", {4}), cv(b, 1)) * 2.0}); }},
+        {"pow 2 of float32 to float64", [] {
+             GraphBuilder b;
+             return b.finish({pow(in(b, "x", {4}, DType::Float32), cv(b, 2))});
+         }},
+        {"pow 3", [] { GraphBuilder b; return b.finish({pow(in(b, "x", {4}), cv(b, 3))}); }},
+        {"pow 2 broadcasting x", [] { GraphBuilder b; return b.finish({pow(in(b, "x", {1}), cv(b, 2, 3))}); }},
+        {"pow of a variable", [] { GraphBuilder b; return b.finish({pow(abs(in(b, "x", {4})), in(b, "y", {4}))}); }},
+        {"mul by 1", [] { GraphBuilder b; return b.finish({mul({cv(b, 1), in(b, "x", {4}), in(b, "y", {4})})}); }},
+        {"mul by -1", [] { GraphBuilder b; return b.finish({mul(cv(b, -1), in(b, "x", {4}))}); }},
+        {"mul of neg", [] { GraphBuilder b; return b.finish({mul(-in(b, "x", {4}), in(b, "y", {4}))}); }},
+        {"mul by -1 of two", [] { GraphBuilder b; return b.finish({mul({cv(b, -1), in(b, "x", {4}), in(b, "y", {4})})}); }},
+        {"mul by 1 broadcasting", [] { GraphBuilder b; return b.finish({mul(cv(b, 1, 3), in(b, "x", {1}))}); }},
+        {"mul by 2", [] { GraphBuilder b; return b.finish({mul(cv(b, 2), in(b, "x", {4}))}); }},
+        {"add 0", [] { GraphBuilder b; return b.finish({add({in(b, "x", {4}), cv(b, 0), in(b, "y", {4})})}); }},
+        {"add 0 of one", [] { GraphBuilder b; return b.finish({add(cv(b, 0), in(b, "x", {4}))}); }},
+        {"add 0 upcasting", [] {
+             GraphBuilder b;
+             return b.finish({add(cv(b, 0), in(b, "x", {4}, DType::Float32))});
+         }},
+        {"add 1", [] { GraphBuilder b; return b.finish({add(cv(b, 1), in(b, "x", {4}))}); }},
+    };
+    return m;
+}
+
+const NodeRewrite& rewriteNamed(const QString& n) {
+    if (n == "local_pow_specialize") return localPowSpecialize();
+    if (n == "local_mul_specialize") return localMulSpecialize();
+    return localAddRemoveZeros();
+}
+
+/// Printed names of the Elemwise ops of `g`, sorted ("Cast{float64},Sqr").
+QString elemwiseNames(const Graph& g) {
+    QStringList names;
+    for (const Node* n : g.nodes())
+        if (n->op().kind() == OpKind::Elemwise) names << QString::fromStdString(n->op().name());
+    names.sort();
+    return names.join(',');
+}
+
+} // namespace
+
+class TestSpecialize : public QObject {
+    Q_OBJECT
+private slots:
+    void rewrites_data() {
+        QTest::addColumn<QString>("graph");
+        QTest::addColumn<QString>("rewrite");
+        QTest::addColumn<QString>("ops");  // Elemwise ops after, sorted
+        QTest::addColumn<int>("steps");
+        const QString pw = "local_pow_specialize", ml = "local_mul_specialize", ad = "local_add_remove_zeros";
+        QTest::newRow("pow(x, 2) -> sqr") << "pow 2" << pw << "Sqr" << 1;
+        QTest::newRow("pow(x, 0.5) -> sqrt") << "pow 0.5" << pw << "Abs,Sqrt" << 1;
+        QTest::newRow("pow(x, 1) -> x") << "pow 1" << pw << "Mul" << 1;
+        QTest::newRow("pow(x32, 2) -> sqr(cast)") << "pow 2 of float32 to float64" << pw << "Cast{float64},Sqr" << 1;
+        QTest::newRow("pow: not 3") << "pow 3" << pw << "Pow" << 0;
+        QTest::newRow("pow: not when the exponent broadcasts x") << "pow 2 broadcasting x" << pw << "Pow" << 0;
+        QTest::newRow("pow: not a variable exponent") << "pow of a variable" << pw << "Abs,Pow" << 0;
+        QTest::newRow("mul(1, x, y) -> mul(x, y)") << "mul by 1" << ml << "Mul" << 1;
+        QTest::newRow("mul(-1, x) -> neg") << "mul by -1" << ml << "Neg" << 1;
+        QTest::newRow("mul(neg(x), y) -> mul(-1, x, y)") << "mul of neg" << ml << "Mul" << 1;
+        QTest::newRow("mul: not mul(-1, x, y)") << "mul by -1 of two" << ml << "Mul" << 0;
+        QTest::newRow("mul: not when 1 broadcasts") << "mul by 1 broadcasting" << ml << "Mul" << 0;
+        QTest::newRow("mul: not 2") << "mul by 2" << ml << "Mul" << 0;
+        QTest::newRow("add(x, 0, y) -> add(x, y)") << "add 0" << ad << "Add" << 1;
+        QTest::newRow("add(0, x) -> x") << "add 0 of one" << ad << "" << 1;
+        QTest::newRow("add: not when 0 upcasts") << "add 0 upcasting" << ad << "Add" << 0;
+        QTest::newRow("add: not 1") << "add 1" << ad << "Add" << 0;
+    }
+
+    void rewrites() {
+        QFETCH(QString, graph);
+        QFETCH(QString, rewrite);
+        QFETCH(QString, ops);
+        QFETCH(int, steps);
+        auto g = graphs().at(graph)();
+        RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(rewriteNamed(rewrite)));
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(elemwiseNames(*out.after), ops);
+        QCOMPARE(out.stepsOf(rewrite.toStdString()), steps);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSpecialize)
+#include "tst_rw_specialize.moc"
