@@ -41,22 +41,17 @@ std::vector<Destruction> destructions(const Graph& g) {
 }
 
 // Readers (other than d's destroyer) of the value d destroys and of its views:
-// they must run before the destroyer.
-std::vector<const Node*> readersBefore(const Destruction& d) {
+// they must run before the destroyer. Also tells whether a view is a graph output.
+std::vector<const Node*> readersBefore(const Destruction& d, bool* isOutput = nullptr) {
     std::vector<const Node*> readers;
     for (const Variable* a : viewTree(*d.root))
-        for (const Client& c : a->clients())
+        for (const Client& c : a->clients()) {
             if (c.node && c.node != d.destroyer) readers.push_back(c.node);
+            if (!c.node && isOutput) *isOutput = true;
+        }
     std::sort(readers.begin(), readers.end(), [](const Node* a, const Node* b) { return a->id() < b->id(); });
     readers.erase(std::unique(readers.begin(), readers.end()), readers.end());
     return readers;
-}
-
-bool viewIsGraphOutput(const Variable& root) {
-    for (const Variable* a : viewTree(root))
-        for (const Client& c : a->clients())
-            if (c.isGraphOutput()) return true;
-    return false;
 }
 
 std::string describe(const Variable& v) {
@@ -146,7 +141,9 @@ std::vector<std::string> destroyHandlerProblems(const Graph& g) {
         const std::string who = d.destroyer->label();
         if (d.root->isConstant()) problems.push_back(who + " destroys " + describe(*d.root));
         else if (!d.root->owner()) problems.push_back(who + " destroys protected " + describe(*d.root));
-        if (viewIsGraphOutput(*d.root))
+        bool isOutput = false;
+        readers.push_back(readersBefore(d, &isOutput));
+        if (isOutput)
             problems.push_back(who + " destroys a value that is also a graph output (" + describe(*d.root) + ")");
         auto [it, fresh] = destroyerOf.emplace(d.root, d.destroyer);
         if (!fresh && it->second != d.destroyer)
@@ -155,7 +152,6 @@ std::vector<std::string> destroyHandlerProblems(const Graph& g) {
             if (j != d.inputIndex && viewRoot(*d.destroyer->input(j)) == d.root)
                 problems.push_back(who + " destroys " + describe(*d.root) + " which its input " + std::to_string(j) +
                                    " also reads");
-        readers.push_back(readersBefore(d));
         for (const Node* r : readers.back()) orderings[r].push_back(d.destroyer);
     }
     // A reader that cannot run before its destroyer closes a cycle of data edges and

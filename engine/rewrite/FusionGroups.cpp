@@ -50,7 +50,16 @@ int nodeClients(const Variable& v) {
 class Partitioner {
 public:
     Partitioner(const Graph& g, bool siblings) : m_siblings(siblings), m_topo(g.toposort()) {
-        for (size_t i = 0; i < m_topo.size(); ++i) m_index[m_topo[i]] = static_cast<int>(i);
+        // Ids are dense (never reused, below the next id): plain vectors, no hashing.
+        // A loaded graph may hold negative ids; the vectors then start lower.
+        for (const Node* n : m_topo) {
+            m_nodeBase = std::min(m_nodeBase, n->id());
+            for (const auto* list : {&n->inputs(), &n->outputs()})
+                for (const Variable* v : *list) m_varBase = std::min(m_varBase, v->id());
+        }
+        m_index.assign(static_cast<size_t>(g.nextNodeId() - m_nodeBase), -1);
+        m_vars.resize(static_cast<size_t>(g.nextVarId() - m_varBase));
+        for (size_t i = 0; i < m_topo.size(); ++i) m_index[static_cast<size_t>(m_topo[i]->id() - m_nodeBase)] = static_cast<int>(i);
         m_groupOf.assign(m_topo.size(), -1);
         m_taint.resize(m_topo.size());
     }
@@ -68,7 +77,7 @@ public:
         std::vector<FusionGroup> out;
         for (FusionGroup& g : groups)
             if (g.members.size() >= 2) out.push_back(std::move(g));
-        auto last = [&](const FusionGroup& g) { return m_index.at(g.members.back()); };
+        auto last = [&](const FusionGroup& g) { return indexOf(g.members.back()); };
         std::sort(out.begin(), out.end(), [&](const FusionGroup& a, const FusionGroup& b) { return last(a) < last(b); });
         return out;
     }
@@ -90,6 +99,8 @@ private:
         }
         return r;
     }
+    int indexOf(const Node* n) const { return m_index[static_cast<size_t>(n->id() - m_nodeBase)]; }
+    VarState& state(const Variable* v) { return m_vars[static_cast<size_t>(v->id() - m_varBase)]; }
     bool sealed(int root) const { return m_pending[root] == 0 && m_interest[root] == 0; }
     // Roots of the open groups in s, sorted and unique.
     void canon(std::vector<int>& s) {
@@ -134,7 +145,7 @@ private:
         std::vector<int> blocked, all;
         for (const Variable* v : n.inputs()) {
             if (!v->owner()) continue;
-            const int j = m_index.at(v->owner());
+            const int j = indexOf(v->owner());
             blocked.insert(blocked.end(), m_taint[j].begin(), m_taint[j].end());
             if (m_groupOf[j] >= 0) all.push_back(m_groupOf[j]);
         }
@@ -152,9 +163,8 @@ private:
                     candidates.push_back(g);
             };
             for (const Variable* v : n.inputs()) {
-                if (v->owner() && m_groupOf[m_index.at(v->owner())] >= 0) offer(m_groupOf[m_index.at(v->owner())]);
-                if (shareable(*v, *pattern))
-                    if (auto it = m_vars.find(v); it != m_vars.end() && it->second.group >= 0) offer(it->second.group);
+                if (v->owner() && m_groupOf[indexOf(v->owner())] >= 0) offer(m_groupOf[indexOf(v->owner())]);
+                if (shareable(*v, *pattern) && state(v).group >= 0) offer(state(v).group);
             }
         }
         std::vector<int> chosen;
@@ -188,8 +198,8 @@ private:
 
         // The edges into n are now visited.
         for (const Variable* v : n.inputs()) {
-            if (v->owner() && m_groupOf[m_index.at(v->owner())] >= 0) --m_pending[find(m_groupOf[m_index.at(v->owner())])];
-            VarState& s = m_vars[v];
+            if (v->owner() && m_groupOf[indexOf(v->owner())] >= 0) --m_pending[find(m_groupOf[indexOf(v->owner())])];
+            VarState& s = state(v);
             if (++s.processed == nodeClients(*v) && s.counted) {
                 --m_interest[find(s.group)];
                 s.counted = false;
@@ -199,7 +209,7 @@ private:
         if (group >= 0 && m_siblings)
             for (const Variable* v : n.inputs()) {
                 if (!shareable(*v, *pattern)) continue;
-                VarState& s = m_vars[v];
+                VarState& s = state(v);
                 if (s.counted) --m_interest[find(s.group)];
                 s.group = group;
                 s.counted = s.processed < nodeClients(*v);
@@ -209,7 +219,9 @@ private:
 
     bool m_siblings;
     std::vector<Node*> m_topo;
-    std::unordered_map<const Node*, int> m_index;
+    NodeId m_nodeBase = 0;
+    VarId m_varBase = 0;
+    std::vector<int> m_index;                  // per node id: position in m_topo, or -1
     std::vector<int> m_groupOf;                // per node: raw group id, or -1
     std::vector<std::vector<int>> m_taint;     // per node
     std::vector<int> m_parent;                 // per group: union-find
@@ -217,7 +229,7 @@ private:
     std::vector<int64_t> m_interest;           // shared inputs whose readers are not all visited
     std::vector<std::vector<int>> m_groupTaint;  // union of the members' taints
     std::vector<Pattern> m_pattern;
-    std::unordered_map<const Variable*, VarState> m_vars;
+    std::vector<VarState> m_vars;              // per variable id
 };
 
 } // namespace
