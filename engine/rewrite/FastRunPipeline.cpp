@@ -16,10 +16,11 @@ template <typename... P> std::vector<std::unique_ptr<GraphPass>> passList(P&&...
 
 Pipeline Pipeline::fastRun() {
     Pipeline p;
-    p.addPhase("merge", passList());
-    p.addPhase("shape", passList());
-    p.addPhase("useless", passList());
-    p.addPhase("canonicalize", passList(makeScanInnerRewrites(InnerRewriteStage::Early)));  // last: steps merged too
+    p.addPhase("merge", passList(makeMergePass()));
+    p.addPhase("shape", passList(makeShapeDriver()));
+    p.addPhase("useless", passList(makeUselessDriver()));
+    p.addPhase("canonicalize", passList(makeCanonicalizeDriver(), makeMergePass(),  // merge: PyTensor's merge1.2
+                                        makeScanInnerRewrites(InnerRewriteStage::Early)));  // last: steps merged too
     p.addPhase("scan_pushout", passList(std::make_unique<EquilibriumDriver>(
         "scan_pushout", std::vector<std::string>{"fast_run", "scan"},
         std::vector<const NodeRewrite*>{&scanRemoveUnusedInputs(), &scanPushOutNonSeq(), &scanPushOutSeq()})));
@@ -32,18 +33,18 @@ Pipeline Pipeline::fastRun() {
     p.addPhase("scan_save_mem", passList(std::make_unique<EquilibriumDriver>(
         "scan_save_mem", std::vector<std::string>{"fast_run", "scan", "scan_save_mem"},
         std::vector<const NodeRewrite*>{&scanSaveMem()})));
-    p.addPhase("specialize", passList());
+    p.addPhase("specialize", passList(makeSpecializeDriver()));
     p.addPhase("fusion", passList(makeElemwiseFusion(), makeScanInnerRewrites(InnerRewriteStage::Late)));
     p.addPhase("inplace", passList(makeInplaceSetSubtensor(), makeInplaceElemwise(), makeScanMakeInplace()));
     p.addPhase("output_protection", passList(makeOutputProtection()));
-    p.addPhase("final_merge", passList());
+    p.addPhase("final_merge", passList(makeFinalMergePass()));
     return p;
 }
 
 Pipeline Pipeline::innerGraph() {
     Pipeline p;
-    p.addPhase("merge", passList());
-    p.addPhase("canonicalize", passList());
+    p.addPhase("merge", passList(makeMergePass()));
+    p.addPhase("canonicalize", passList(makeCanonicalizeDriver(), makeMergePass()));
     p.addPhase("fusion", passList(makeElemwiseFusion(), makeScanInnerRewrites(InnerRewriteStage::Late)));  // nested loops
     return p;
 }

@@ -4,9 +4,11 @@
 // the oracle cases, whose PyTensor forms are known (`(-5.0 + exp(i0))`, ...).
 #include "RewriteCheck.h"
 #include "TestSupport.h"
+#include "builder/Examples.h"
 #include "builder/Indexing.h"
 #include "builder/Math.h"
 #include "ops/DimShuffle.h"
+#include "io/DPrint.h"
 #include "ops/Elemwise.h"
 #include "rewrite/Rewrites.h"
 
@@ -255,6 +257,28 @@ private slots:
             RewriteOutcome second = rewriteAndCompare(*first.after, canonicalizePhase());
             QVERIFY2(second.trace.steps().empty(), name.toStdString().c_str());
         }
+    }
+
+    // Through the whole FAST_RUN pipeline, the fused steps print as PyTensor 2.34's do
+    // (the oracle's dprint_fast_run): constants first, float64, inlined.
+    void oracleCompositeNames_data() {
+        QTest::addColumn<QString>("example");
+        QTest::addColumn<QString>("composite");
+        QTest::newRow("seed_dup") << "seed_dup" << "Composite{(-5.0 + exp(i0))}";
+        QTest::newRow("dup_diff_update") << "dup_diff_update" << "Composite{(1.0 + (3.0 * i0))}";
+        QTest::newRow("merge_same_nsteps") << "merge_same_nsteps" << "Composite{(-1.0 + (0.25 * i0 * i0))}";
+        QTest::newRow("misc_map_elemwise") << "misc_map_elemwise" << "Composite{(1.0 + (i0 * i1))}";
+        QTest::newRow("savemem_sitsot_last") << "savemem_sitsot_last" << "Composite{(1.0 + (0.5 * i0))}";
+    }
+
+    void oracleCompositeNames() {
+        QFETCH(QString, example);
+        QFETCH(QString, composite);
+        auto g = buildExample(example.toStdString());
+        RewriteOutcome out = rewriteAndCompare(*g, Pipeline::fastRun(), {}, 1, 1e-12, 1e-300);
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        const std::string text = dprint(*out.after);
+        QVERIFY2(text.find(composite.toStdString()) != std::string::npos, text.c_str());
     }
 
     // A long chain of adds flattens in one step (the root waits for nothing, the
