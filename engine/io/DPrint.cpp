@@ -2,6 +2,7 @@
 
 #include "io/DPrintVocab.h"
 #include "io/NumpyFormat.h"
+#include "io/PyTensorOrder.h"
 #include "ops/Scan.h"
 
 #include <deque>
@@ -50,7 +51,7 @@ public:
 
     std::vector<DPrintLine> run() {
         if (m_opt.printTopoIndex) {
-            auto order = m_graph.toposort();
+            auto order = pytensorToposort(m_graph);
             for (size_t i = 0; i < order.size(); ++i) m_topo[order[i]] = static_cast<int>(i);
         }
         Context& outer = m_contexts.emplace_back();

@@ -17,8 +17,8 @@ struct DPrintOptions {
     bool printDestroyMap = false;  ///< ` d={0: [1]}`
     bool printViewMap = false;     ///< ` v={0: [0]}`
     bool printOpInfo = false;      ///< Scan tags: ` (n_steps)`, ` (outer_in_sit_sot-0)`, ...
-    /// The index of each outer node in Graph::toposort(), as PyTensor prints for a
-    /// compiled function (its order may differ from PyTensor's own toposort).
+    /// The index of each outer node in PyTensor's FunctionGraph.toposort() order
+    /// (io/PyTensorOrder.h), as debugprint prints for a compiled function.
     bool printTopoIndex = false;
     bool printInnerGraphs = true;  ///< the `Inner graphs:` section
     int depth = -1;                ///< levels to print below each output (-1: all)
