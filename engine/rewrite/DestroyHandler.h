@@ -15,15 +15,18 @@ namespace tl {
 const Variable* aliasRoot(const Variable& v);
 
 /// Problems that make the graph's destruction unsafe: a constant, a graph input or a
-/// graph output destroyed; two destroyers of one storage; a value still needed after
-/// it was destroyed (ordering cycle). Empty when valid.
+/// graph output destroyed; two destroyers of one value; a destroyer that reads the
+/// value through another input too; a value still needed after it was destroyed (a
+/// cycle of data edges and orderings). Values are grouped by view_map only: the output
+/// of a destroyer is a new value (chains of inplace ops are fine). Empty when valid.
 std::vector<std::string> destroyHandlerProblems(const Graph& g);
 
 /// (reader, destroyer) pairs: `reader` must run before `destroyer`.
 std::vector<std::pair<const Node*, const Node*>> destroyOrderings(const Graph& g);
 
 /// Whether `node` may overwrite its input `inputIndex` (as an inplace rewrite would make it);
-/// nullopt when safe, otherwise the reason it is not.
+/// nullopt when safe, otherwise the reason it is not. O(graph) per call: passes asking
+/// many times use DestroyChecker (rewrite/DestroyChecker.h).
 std::optional<std::string> whyCannotDestroy(const Node& node, int inputIndex);
 
 } // namespace tl
