@@ -31,8 +31,12 @@ private:
     std::variant<int64_t, Var> m_v;
 };
 
-/// A slice start:stop:step; an absent part is Python's None.
+/// A slice start:stop:step; an absent part is Python's None: Slice{} is `:`,
+/// Slice{1} is `1:`, Slice{std::nullopt, 2} is `:2`, Slice{std::nullopt, std::nullopt, -1} is `::-1`.
 struct Slice {
+    Slice(std::optional<IntArg> start = std::nullopt, std::optional<IntArg> stop = std::nullopt,
+          std::optional<IntArg> step = std::nullopt)
+        : start(std::move(start)), stop(std::move(stop)), step(std::move(step)) {}
     std::optional<IntArg> start, stop, step;
 };
 
