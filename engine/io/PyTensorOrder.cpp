@@ -41,7 +41,7 @@ Orderings destroyOrderings(const Graph& g) {
         }
         for (const Variable* in : n->inputs()) {
             auto& c = clients[in];
-            if (std::find(c.begin(), c.end(), n) == c.end()) c.push_back(n);
+            if (c.empty() || c.back() != n) c.push_back(n);  // nodes come in order: repeats are adjacent
         }
     }
     Orderings rval;
@@ -49,6 +49,7 @@ Orderings destroyOrderings(const Graph& g) {
         AliasMap dm = app->op().destroyMap();
         if (dm.empty()) continue;
         std::vector<const Node*> rootClients;
+        std::unordered_set<const Node*> inRootClients;
         for (const auto& [o, ins] : dm) {
             if (ins.empty() || ins[0] >= app->numInputs()) continue;
             const Variable* root = app->input(ins[0]);
@@ -69,7 +70,7 @@ Orderings destroyOrderings(const Graph& g) {
             impact.push_back(root);
             for (const Variable* r : impact)
                 for (const Node* a : clients[r])
-                    if (std::find(rootClients.begin(), rootClients.end(), a) == rootClients.end()) rootClients.push_back(a);
+                    if (inRootClients.insert(a).second) rootClients.push_back(a);
         }
         std::erase(rootClients, app);
         if (!rootClients.empty()) rval[app] = std::move(rootClients);

@@ -17,11 +17,13 @@
 #include "io/NumpyFormat.h"
 #include "ops/Elemwise.h"
 
+#include <QElapsedTimer>
 #include <QtTest>
 
 #include <cstdlib>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 using namespace tl;
@@ -351,6 +353,33 @@ private slots:
         QCOMPARE(headers, 3);  // the Scan and its two Composites
         QVERIFY(repeats >= 3);
         QCOMPARE(QString::fromStdString(lines.front().id), "[id A]");
+    }
+
+    // A wide graph (10000 nodes sharing one constant, an inplace destroyer) prints
+    // with PyTensor's topological indices without quadratic blow-ups.
+    void wideGraphWithTopo() {
+        golden::G o;
+        Variable* x = o.in("x", golden::vec(3));
+        Variable* c = o.g->addConstant(NDArray::fromVector(DType::Float64, {3}, {2, 2, 2}));
+        OpPtr add = makeElemwise(ScalarOpCode::Add);
+        std::vector<Variable*> outs;
+        for (int i = 0; i < 10000; ++i) outs.push_back(o.ap(add, {x, c}));
+        outs.push_back(o.ap(makeElemwise(ScalarOpCode::Exp, DType::Float64, {{0, 0}}), {outs[0]}));
+        auto g = o.finish(outs);
+        QElapsedTimer t;
+        t.start();
+        DPrintOptions opt;
+        opt.printTopoIndex = true;
+        auto lines = dprintLines(*g, opt);
+        qInfo("10001-node listing in %lld ms", static_cast<long long>(t.elapsed()));
+        QCOMPARE(lines.size(), size_t(10001 * 3));  // node, x, constant; Exp, its Add again, ···
+        QCOMPARE(QString::fromStdString(lines[1].text), " ├─ x [id B]");
+        QCOMPARE(QString::fromStdString(lines[2].text), " └─ [2. 2. 2.] [id C]");
+        QVERIFY(lines[lines.size() - 3].text.rfind("Exp [id ", 0) == 0);
+        std::set<std::string> indices;
+        for (const DPrintLine& l : lines)
+            if (l.kind == DPrintLine::Kind::Variable && l.node) indices.insert(l.text.substr(l.text.rfind(' ') + 1));
+        QCOMPARE(indices.size(), size_t(10001));  // every node numbered, each number once
     }
 
     // A 5000-deep chain prints (no recursion on depth): one line per node plus the input.
