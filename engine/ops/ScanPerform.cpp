@@ -100,10 +100,12 @@ struct Buffer {
     }
 };
 
+// An inner input reading row (pos + tap) mod store of a buffer; the row advances
+// with pos, so the loop steps it instead of dividing.
 struct TapSlot {
     NDArray* slot;
     Buffer* buffer;
-    int tap;
+    int64_t row;
 };
 
 struct SeqSlot {
@@ -246,7 +248,7 @@ void ScanOp::perform(ExecContext& ctx, std::span<const NDArray> inputs, std::spa
         for (size_t k = 0; k < taps.size(); ++k) {
             NDArray& slot = fn.inputSlot(I.innerInTap(s, static_cast<int>(k)));
             slot = rowView(outputs[s], 0);
-            tapSlots.push_back({&slot, &buf[s], taps[k]});
+            tapSlots.push_back({&slot, &buf[s], pyMod(buf[s].pos + taps[k], buf[s].store)});
         }
     }
     std::vector<NDArray*> untracedSlots;
@@ -272,14 +274,10 @@ void ScanOp::perform(ExecContext& ctx, std::span<const NDArray> inputs, std::spa
     // Outputs that may alias an inner input are copied aside before any buffer is written,
     // so a later write cannot change what an earlier output still has to deliver.
     std::vector<NDArray> staged(innerOuts.size());
-    auto value = [&](int j) -> const NDArray& {
-        const NDArray& v = fn.output(j);
-        if (!fn.outputAliasesInput(j)) return v;
-        NDArray& st = staged[j];
-        if (refillable(st, v.dtype(), v.shape())) st.assign(v);
-        else st = v.copy();
-        return st;
-    };
+    std::vector<int> aliasing;
+    for (int j = 0; j < static_cast<int>(innerOuts.size()); ++j)
+        if (fn.outputAliasesInput(j) && !(I.asWhile && j == I.numInnerOutputs() - 1)) aliasing.push_back(j);
+    auto out = [&](int j) -> const NDArray& { return staged[j].valid() ? staged[j] : fn.output(j); };
 
     // 4. The loop.
     int64_t i = 0;
@@ -288,8 +286,10 @@ void ScanOp::perform(ExecContext& ctx, std::span<const NDArray> inputs, std::spa
     const int condOut = I.asWhile ? I.numInnerOutputs() - 1 : -1;
     while (i < nSteps && more) {
         for (SeqSlot& q : seqSlots) q.slot->setOffset(q.base + i * q.stride0);
-        for (TapSlot& t : tapSlots)
-            t.slot->setOffset(t.buffer->base + pyMod(t.buffer->pos + t.tap, t.buffer->store) * t.buffer->stride0);
+        for (TapSlot& t : tapSlots) {
+            t.slot->setOffset(t.buffer->base + t.row * t.buffer->stride0);
+            t.row = t.row + 1 == t.buffer->store ? 0 : t.row + 1;
+        }
         for (int k = 0; k < I.nUntraced; ++k) *untracedSlots[k] = held[k];
         for (int s = I.nMitMot(); s < T + I.nNitSot; ++s) {
             Buffer& b = buf[s];
@@ -311,9 +311,12 @@ void ScanOp::perform(ExecContext& ctx, std::span<const NDArray> inputs, std::spa
         if (condOut >= 0) more = fn.output(condOut).item() == 0;
 
         // Stage aliasing outputs first, then write.
-        for (size_t j = 0; j < innerOuts.size(); ++j)
-            if (fn.outputAliasesInput(static_cast<int>(j)) && static_cast<int>(j) != condOut) value(static_cast<int>(j));
-        auto out = [&](int j) -> const NDArray& { return fn.outputAliasesInput(j) ? staged[j] : fn.output(j); };
+        for (int j : aliasing) {
+            const NDArray& v = fn.output(j);
+            NDArray& st = staged[j];
+            if (refillable(st, v.dtype(), v.shape())) st.assign(v);
+            else st = v.copy();
+        }
 
         for (int s = 0; s < I.nMitMot(); ++s) {
             Buffer& b = buf[s];
@@ -331,6 +334,16 @@ void ScanOp::perform(ExecContext& ctx, std::span<const NDArray> inputs, std::spa
         }
         for (int s = I.nMitMot(); s < T + I.nNitSot; ++s) {
             Buffer& b = buf[s];
+            if (b.lend && b.lentRaw) {
+                // A lent storage has offset 0: its data is the row it was lent.
+                if (b.cell->storage().get() == b.lentRaw && b.lentRaw->data() == b.row(b.pos)) {
+                    ++stats.scanRowsInPlace;
+                    continue;
+                }
+                // The kernel did not write into the lent row; after a few misses stop lending.
+                b.lentRaw = nullptr;
+                if (++b.lendFailures >= 3) b.lend = false;
+            }
             const NDArray& v = out(b.innerOut);
             if (s >= T && i == 0) {
                 // The scan allocates a nit_sot's trace once it knows the row shape.
@@ -340,15 +353,6 @@ void ScanOp::perform(ExecContext& ctx, std::span<const NDArray> inputs, std::spa
                 if (!refillable(*b.array, dt, shape)) *b.array = NDArray::empty(dt, shape);
                 b.bind(*b.array);
                 if (b.lend) b.lend = b.rowContiguous;
-            }
-            if (b.lend && b.lentRaw) {
-                if (b.cell->storage().get() == b.lentRaw && b.cell->rawData() == b.row(b.pos)) {
-                    ++stats.scanRowsInPlace;
-                    continue;
-                }
-                // The kernel did not write into the lent row; after a few misses stop lending.
-                b.lentRaw = nullptr;
-                if (++b.lendFailures >= 3) b.lend = false;
             }
             b.write(b.pos, v, i, b.innerOut);
             ++stats.scanRowsCopied;
