@@ -22,7 +22,7 @@ std::unique_ptr<GraphPass> makeShapeDriver() {
 std::unique_ptr<GraphPass> makeUselessDriver() {
     return driver("useless", {"fast_run", "fast_compile", "useless"},
                   {&localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
-                   &localUselessElemwise(), &localUselessAlloc(), &localShapeIGround()});
+                   &localUselessElemwise(), &localUselessAlloc(), &localRemoveUselessAssert(), &localShapeIGround()});
 }
 
 std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
@@ -37,7 +37,8 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
     return driver("specialize", {"fast_run", "specialize"},
                   {&constantFolding(), &localPowSpecialize(), &localMulSpecialize(), &localAddRemoveZeros(),
                    &localUselessElemwise(), &localUselessSpecifyShape(), &localUselessUnbroadcast(),
-                   &localUselessSlice(), &localDimshuffleLift(), &localShapeIGround(), &localTrackShapeI()});
+                   &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &localShapeIGround(),
+                   &localTrackShapeI()});
 }
 
 } // namespace tl

@@ -5,6 +5,7 @@
 #include "TestSupport.h"
 #include "builder/Indexing.h"
 #include "builder/Math.h"
+#include "io/JsonValues.h"
 #include "ops/SpecifyShape.h"
 #include "ops/Subtensor.h"
 #include "ops/Unbroadcast.h"
@@ -142,6 +143,21 @@ const std::map<QString, GraphFn>& graphs() {
              GraphBuilder b;
              return b.finish({alloc(in(b, "x", {kUnknownDim}), {4}) * 2.0});
          }},
+        // Assert
+        {"assert true and variable", [] {
+             GraphBuilder b;
+             Var x = in(b, "x", {4});
+             Var c = in(b, "c", {}, DType::Bool);
+             return b.finish({assertOp(x, {b.constant(1.0, DType::Bool), c}) * 2.0});
+         }},
+        {"assert true", [] {
+             GraphBuilder b;
+             return b.finish({assertOp(in(b, "x", {4}), {b.constant(1.0, DType::Bool)}) * 2.0});
+         }},
+        {"assert variable", [] {
+             GraphBuilder b;
+             return b.finish({assertOp(in(b, "x", {4}), {in(b, "c", {}, DType::Bool)}) * 2.0});
+         }},
         {"alloc adding a dim", [] {
              GraphBuilder b;
              return b.finish({alloc(in(b, "x", {3}), {2, 3}) * 2.0});
@@ -155,6 +171,7 @@ const NodeRewrite& rewriteNamed(const QString& n) {
     if (n == "local_useless_unbroadcast") return localUselessUnbroadcast();
     if (n == "local_useless_slice") return localUselessSlice();
     if (n == "local_useless_elemwise") return localUselessElemwise();
+    if (n == "local_remove_useless_assert") return localRemoveUselessAssert();
     return localUselessAlloc();
 }
 
@@ -194,6 +211,10 @@ private slots:
         QTest::newRow("alloc: of its own Shape_i") << "alloc of its own shape" << al << "Alloc" << 0 << 1;
         QTest::newRow("alloc: not when a ? dim may stretch") << "alloc that may stretch" << al << "Alloc" << 1 << 0;
         QTest::newRow("alloc: not when it adds a dim") << "alloc adding a dim" << al << "Alloc" << 1 << 0;
+        const QString as = "local_remove_useless_assert";
+        QTest::newRow("assert: drops a true condition") << "assert true and variable" << as << "Assert" << 1 << 1;
+        QTest::newRow("assert: all true -> x") << "assert true" << as << "Assert" << 0 << 1;
+        QTest::newRow("assert: not a variable condition") << "assert variable" << as << "Assert" << 1 << 0;
     }
 
     void rewrites() {
@@ -203,7 +224,11 @@ private slots:
         QFETCH(int, after);
         QFETCH(int, steps);
         auto g = graphs().at(graph)();
-        RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(rewriteNamed(rewrite)));
+        std::vector<NDArray> inputs = randomInputs(*g, 3);
+        for (size_t i = 0; i < g->inputs().size(); ++i)
+            if (g->inputs()[i]->type().dtype == DType::Bool && g->inputs()[i]->type().ndim() == 0)
+                inputs[i] = NDArray::scalar(DType::Bool, 1);  // Assert conditions hold
+        RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(rewriteNamed(rewrite)), {}, 1, 1e-12, 0.0, &inputs);
         QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
         QCOMPARE(countOps(*out.after, *parseOpKind(kind.toStdString())), after);
         QCOMPARE(out.stepsOf(rewrite.toStdString()), steps);
