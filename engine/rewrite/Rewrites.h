@@ -27,6 +27,7 @@ const NodeRewrite& localUselessUnbroadcast();
 const NodeRewrite& localUselessSlice();
 const NodeRewrite& localUselessElemwise();
 const NodeRewrite& localUselessAlloc();
+const NodeRewrite& localRemoveUselessAssert();
 /// Canonicalize phase.
 const NodeRewrite& localDimshuffleLift();
 const NodeRewrite& localAddCanonizer();
