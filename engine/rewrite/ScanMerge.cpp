@@ -124,24 +124,31 @@ public:
     std::vector<std::string> tags() const override { return {"fast_run", "scan", "scan_merge"}; }
 
     bool run(Rewriter& rw, const RewriteOptions& options) override {
+        // One sweep in topological order: each loop joins the first earlier (merged)
+        // loop it can. An earlier loop's inputs all precede the later loop, so only
+        // "does the later loop read the earlier one" needs a walk: O(loops * nodes).
         bool changed = false;
-        // Merge pairs until none is left; each merge makes one step. Scans are taken in
-        // topological order, and each one absorbs the first later one it can.
-        for (bool again = true; again;) {
-            again = false;
-            std::vector<Node*> scans;
-            for (Node* n : rw.graph().toposort())
-                if (n->op().kind() == OpKind::Scan) scans.push_back(n);
-            for (size_t i = 0; i < scans.size() && !again; ++i)
-                for (size_t j = i + 1; j < scans.size() && !again; ++j) {
-                    std::string why = whyNot(*scans[i], *scans[j]);
-                    if (!why.empty()) {
-                        if (options.explain) rw.matchFailure(name(), *scans[j], why);
-                        continue;
-                    }
-                    merge(rw, *scans[i], *scans[j]);
-                    changed = again = true;
+        std::vector<NodeId> order;
+        for (Node* n : rw.graph().toposort())
+            if (n->op().kind() == OpKind::Scan) order.push_back(n->id());
+        std::vector<NodeId> heads;
+        for (NodeId id : order) {
+            Node* later = rw.graph().findNode(id);
+            if (!later) continue;
+            bool merged = false;
+            for (NodeId& headId : heads) {
+                Node* head = rw.graph().findNode(headId);
+                if (!head) continue;
+                std::string why = whyNot(*head, *later);
+                if (!why.empty()) {
+                    if (options.explain) rw.matchFailure(name(), *later, why);
+                    continue;
                 }
+                headId = merge(rw, *head, *later);
+                changed = merged = true;
+                break;
+            }
+            if (!merged) heads.push_back(id);
         }
         return changed;
     }
@@ -152,13 +159,13 @@ private:
         if (ia.asWhile || ib.asWhile) return "a while loop (its stopping condition would stop the other loop too)";
         if (!sameNSteps(a, b)) return "n_steps differ with " + a.label();
         if (dependsOn(b, a)) return "it reads a result of " + a.label();
-        if (dependsOn(a, b)) return a.label() + " reads a result of it";
         if (!scanOf(a).inplaceStates().empty() || !scanOf(b).inplaceStates().empty())
             return "an inplace loop (merging happens before buffers are made inplace)";
         return {};
     }
 
-    void merge(Rewriter& rw, Node& a, Node& b) const {
+    /// Merges b into a; returns the merged node's id.
+    NodeId merge(Rewriter& rw, Node& a, Node& b) const {
         const ScanOp &sa = scanOf(a), &sb = scanOf(b);
         const ScanInfo &ia = sa.info(), &ib = sb.info();
         rw.beginRewrite(name(), &a);
@@ -199,6 +206,7 @@ private:
         for (auto [oldId, now] : replacements)
             if (Variable* old = rw.graph().findVariable(oldId); old && !old->clients().empty()) rw.replace(old, now);
         rw.endRewrite(name(), true);
+        return merged->id();
     }
 };
 
