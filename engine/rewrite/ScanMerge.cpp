@@ -23,23 +23,6 @@ bool sameNSteps(const Node& a, const Node& b) {
     return ca && cb && *ca == *cb;
 }
 
-// True when `target` is computed from an output of `from` (iterative walk upwards).
-bool dependsOn(const Node& target, const Node& from) {
-    std::vector<const Node*> stack{&target};
-    std::unordered_set<const Node*> seen{&target};
-    while (!stack.empty()) {
-        const Node* n = stack.back();
-        stack.pop_back();
-        for (const Variable* in : n->inputs()) {
-            const Node* o = in->owner();
-            if (!o) continue;
-            if (o == &from) return true;
-            if (seen.insert(o).second) stack.push_back(o);
-        }
-    }
-    return false;
-}
-
 // Index ranges [begin, end) of each category, in the order the merged loop lists them.
 struct Ranges {
     std::vector<std::pair<int, int>> innerIn, innerOut, outerIn, outerOut;
@@ -70,19 +53,18 @@ Ranges rangesOf(const ScanInfo& i) {
     return r;
 }
 
-ScanInfo mergedInfo(const ScanInfo& a, const ScanInfo& b) {
+ScanInfo mergedInfo(const std::vector<const ScanInfo*>& parts) {
     ScanInfo m;
-    m.nSeqs = a.nSeqs + b.nSeqs;
-    m.mitMotInTaps = a.mitMotInTaps;
-    m.mitMotInTaps.insert(m.mitMotInTaps.end(), b.mitMotInTaps.begin(), b.mitMotInTaps.end());
-    m.mitMotOutTaps = a.mitMotOutTaps;
-    m.mitMotOutTaps.insert(m.mitMotOutTaps.end(), b.mitMotOutTaps.begin(), b.mitMotOutTaps.end());
-    m.mitSotTaps = a.mitSotTaps;
-    m.mitSotTaps.insert(m.mitSotTaps.end(), b.mitSotTaps.begin(), b.mitSotTaps.end());
-    m.nSitSot = a.nSitSot + b.nSitSot;
-    m.nNitSot = a.nNitSot + b.nNitSot;
-    m.nUntraced = a.nUntraced + b.nUntraced;
-    m.nNonSeqs = a.nNonSeqs + b.nNonSeqs;
+    for (const ScanInfo* p : parts) {
+        m.nSeqs += p->nSeqs;
+        m.mitMotInTaps.insert(m.mitMotInTaps.end(), p->mitMotInTaps.begin(), p->mitMotInTaps.end());
+        m.mitMotOutTaps.insert(m.mitMotOutTaps.end(), p->mitMotOutTaps.begin(), p->mitMotOutTaps.end());
+        m.mitSotTaps.insert(m.mitSotTaps.end(), p->mitSotTaps.begin(), p->mitSotTaps.end());
+        m.nSitSot += p->nSitSot;
+        m.nNitSot += p->nNitSot;
+        m.nUntraced += p->nUntraced;
+        m.nNonSeqs += p->nNonSeqs;
+    }
     return m;
 }
 
@@ -99,23 +81,46 @@ void copyNodes(Graph& dst, const Graph& src, std::unordered_map<const Variable*,
     }
 }
 
-std::shared_ptr<const Graph> mergedInner(const Graph& ga, const ScanInfo& ia, const Graph& gb, const ScanInfo& ib) {
+// The step graphs of `loops` side by side, inputs and outputs category by category.
+std::shared_ptr<const Graph> mergedInner(const std::vector<const ScanOp*>& loops) {
     auto g = std::make_shared<Graph>();
-    std::unordered_map<const Variable*, Variable*> mapA, mapB;
-    const Ranges ra = rangesOf(ia), rb = rangesOf(ib);
-    for (size_t c = 0; c < ra.innerIn.size(); ++c) {
-        for (int k = ra.innerIn[c].first; k < ra.innerIn[c].second; ++k) mapA[ga.inputs()[k]] = g->addInput(ga.inputs()[k]->type());
-        for (int k = rb.innerIn[c].first; k < rb.innerIn[c].second; ++k) mapB[gb.inputs()[k]] = g->addInput(gb.inputs()[k]->type());
-    }
-    copyNodes(*g, ga, mapA);
-    copyNodes(*g, gb, mapB);
+    std::vector<std::unordered_map<const Variable*, Variable*>> maps(loops.size());
+    std::vector<Ranges> ranges;
+    for (const ScanOp* l : loops) ranges.push_back(rangesOf(l->info()));
+    for (size_t c = 0; c < ranges[0].innerIn.size(); ++c)
+        for (size_t l = 0; l < loops.size(); ++l) {
+            const Graph& src = *loops[l]->inner();
+            for (int k = ranges[l].innerIn[c].first; k < ranges[l].innerIn[c].second; ++k)
+                maps[l][src.inputs()[k]] = g->addInput(src.inputs()[k]->type());
+        }
+    for (size_t l = 0; l < loops.size(); ++l) copyNodes(*g, *loops[l]->inner(), maps[l]);
     std::vector<Variable*> outs;
-    for (size_t c = 0; c < ra.innerOut.size(); ++c) {
-        for (int k = ra.innerOut[c].first; k < ra.innerOut[c].second; ++k) outs.push_back(mapA.at(ga.outputs()[k]));
-        for (int k = rb.innerOut[c].first; k < rb.innerOut[c].second; ++k) outs.push_back(mapB.at(gb.outputs()[k]));
-    }
+    for (size_t c = 0; c < ranges[0].innerOut.size(); ++c)
+        for (size_t l = 0; l < loops.size(); ++l) {
+            const Graph& src = *loops[l]->inner();
+            for (int k = ranges[l].innerOut[c].first; k < ranges[l].innerOut[c].second; ++k)
+                outs.push_back(maps[l].at(src.outputs()[k]));
+        }
     g->setOutputs(std::move(outs));
     return g;
+}
+
+// Every Scan node `from` reads, directly or through other nodes (iterative walk upwards).
+std::unordered_set<NodeId> scansAbove(const Node& from) {
+    std::unordered_set<NodeId> scans;
+    std::vector<const Node*> stack{&from};
+    std::unordered_set<const Node*> seen{&from};
+    while (!stack.empty()) {
+        const Node* n = stack.back();
+        stack.pop_back();
+        for (const Variable* in : n->inputs()) {
+            const Node* o = in->owner();
+            if (!o || !seen.insert(o).second) continue;
+            if (o->op().kind() == OpKind::Scan) scans.insert(o->id());
+            stack.push_back(o);
+        }
+    }
+    return scans;
 }
 
 class ScanMergePass final : public GraphPass {
@@ -124,32 +129,42 @@ public:
     std::vector<std::string> tags() const override { return {"fast_run", "scan", "scan_merge"}; }
 
     bool run(Rewriter& rw, const RewriteOptions& options) override {
-        // One sweep in topological order: each loop joins the first earlier (merged)
-        // loop it can. An earlier loop's inputs all precede the later loop, so only
-        // "does the later loop read the earlier one" needs a walk: O(loops * nodes).
-        bool changed = false;
-        std::vector<NodeId> order;
-        for (Node* n : rw.graph().toposort())
-            if (n->op().kind() == OpKind::Scan) order.push_back(n->id());
-        std::vector<NodeId> heads;
-        for (NodeId id : order) {
-            Node* later = rw.graph().findNode(id);
-            if (!later) continue;
-            bool merged = false;
-            for (NodeId& headId : heads) {
-                Node* head = rw.graph().findNode(headId);
-                if (!head) continue;
-                std::string why = whyNot(*head, *later);
+        // One sweep in topological order puts each loop in the first group it can
+        // join: same n_steps, and it reads no loop of the group. A group member's
+        // inputs all precede later loops, so the other direction needs no check.
+        // Each group is then built once (k loops: one copy of each step graph).
+        std::vector<std::vector<Node*>> groups;
+        for (Node* n : rw.graph().toposort()) {
+            if (n->op().kind() != OpKind::Scan) continue;
+            std::unordered_set<NodeId> above;
+            bool aboveKnown = false;
+            bool placed = false;
+            for (auto& group : groups) {
+                std::string why = whyNot(*group.front(), *n);
+                if (why.empty()) {
+                    if (!aboveKnown) above = scansAbove(*n), aboveKnown = true;
+                    for (Node* member : group)
+                        if (above.count(member->id())) {
+                            why = "it reads a result of " + member->label();
+                            break;
+                        }
+                }
                 if (!why.empty()) {
-                    if (options.explain) rw.matchFailure(name(), *later, why);
+                    if (options.explain) rw.matchFailure(name(), *n, why);
                     continue;
                 }
-                headId = merge(rw, *head, *later);
-                changed = merged = true;
+                group.push_back(n);
+                placed = true;
                 break;
             }
-            if (!merged) heads.push_back(id);
+            if (!placed) groups.push_back({n});
         }
+        bool changed = false;
+        for (auto& group : groups)
+            if (group.size() > 1) {
+                merge(rw, group);
+                changed = true;
+            }
         return changed;
     }
 
@@ -158,55 +173,50 @@ private:
         const ScanInfo &ia = scanOf(a).info(), &ib = scanOf(b).info();
         if (ia.asWhile || ib.asWhile) return "a while loop (its stopping condition would stop the other loop too)";
         if (!sameNSteps(a, b)) return "n_steps differ with " + a.label();
-        if (dependsOn(b, a)) return "it reads a result of " + a.label();
         if (!scanOf(a).inplaceStates().empty() || !scanOf(b).inplaceStates().empty())
             return "an inplace loop (merging happens before buffers are made inplace)";
         return {};
     }
 
-    /// Merges b into a; returns the merged node's id.
-    NodeId merge(Rewriter& rw, Node& a, Node& b) const {
-        const ScanOp &sa = scanOf(a), &sb = scanOf(b);
-        const ScanInfo &ia = sa.info(), &ib = sb.info();
-        rw.beginRewrite(name(), &a);
-        const ScanInfo info = mergedInfo(ia, ib);
-        auto inner = mergedInner(*sa.inner(), ia, *sb.inner(), ib);
-        std::vector<Variable*> ins{a.input(0)};
-        const Ranges ra = rangesOf(ia), rb = rangesOf(ib);
-        for (size_t c = 0; c < ra.outerIn.size(); ++c) {
-            for (int k = ra.outerIn[c].first; k < ra.outerIn[c].second; ++k) ins.push_back(a.input(k));
-            for (int k = rb.outerIn[c].first; k < rb.outerIn[c].second; ++k) ins.push_back(b.input(k));
+    void merge(Rewriter& rw, const std::vector<Node*>& group) const {
+        std::vector<const ScanOp*> loops;
+        std::vector<const ScanInfo*> infos;
+        std::vector<Ranges> ranges;
+        std::string mergedName, members;
+        for (Node* n : group) {
+            loops.push_back(&scanOf(*n));
+            infos.push_back(&scanOf(*n).info());
+            ranges.push_back(rangesOf(scanOf(*n).info()));
+            mergedName += (mergedName.empty() ? "" : "&") + scanOf(*n).scanName();
+            members += (members.empty() ? "" : ", ") + n->label();
         }
+        rw.beginRewrite(name(), group.front());
+        std::vector<Variable*> ins{group.front()->input(0)};
+        for (size_t c = 0; c < ranges[0].outerIn.size(); ++c)
+            for (size_t l = 0; l < group.size(); ++l)
+                for (int k = ranges[l].outerIn[c].first; k < ranges[l].outerIn[c].second; ++k) ins.push_back(group[l]->input(k));
+        // Reuse proofs follow their states: traced states go mit_mot, mit_sot, sit_sot, loop by loop.
         std::vector<bool> reuse;
         auto flags = [&](const ScanOp& s, int from, int to) {
             for (int k = from; k < to; ++k)
                 reuse.push_back(k < static_cast<int>(s.reuseProvenSafe().size()) && s.reuseProvenSafe()[k]);
         };
-        // Traced states in merged order: mit_mot a, b, mit_sot a, b, sit_sot a, b.
-        flags(sa, 0, ia.nMitMot());
-        flags(sb, 0, ib.nMitMot());
-        flags(sa, ia.nMitMot(), ia.nMitMot() + ia.nMitSot());
-        flags(sb, ib.nMitMot(), ib.nMitMot() + ib.nMitSot());
-        flags(sa, ia.nMitMot() + ia.nMitSot(), ia.nTracedStates());
-        flags(sb, ib.nMitMot() + ib.nMitSot(), ib.nTracedStates());
-        Node* merged = rw.create(makeScan(info, inner, sa.scanName() + "&" + sb.scanName(), {}, reuse), std::move(ins));
-        rw.cloned(merged->id(), a.id());
-        rw.cloned(merged->id(), b.id());
-        rw.attribute(merged->id(), "merged_loops", a.label() + ", " + b.label(), merged->op().name());
-        // Outputs in merged order; replace a's and b's outputs with their new positions.
+        for (const ScanOp* s : loops) flags(*s, 0, s->info().nMitMot());
+        for (const ScanOp* s : loops) flags(*s, s->info().nMitMot(), s->info().nMitMot() + s->info().nMitSot());
+        for (const ScanOp* s : loops) flags(*s, s->info().nMitMot() + s->info().nMitSot(), s->info().nTracedStates());
+        Node* merged = rw.create(makeScan(mergedInfo(infos), mergedInner(loops), mergedName, {}, reuse), std::move(ins));
+        for (Node* n : group) rw.cloned(merged->id(), n->id());
+        rw.attribute(merged->id(), "merged_loops", members, merged->op().name());
         // By id: replacing the last used output of a loop erases it with all its outputs.
         std::vector<std::pair<VarId, Variable*>> replacements;
         int next = 0;
-        for (size_t c = 0; c < ra.outerOut.size(); ++c) {
-            for (int k = ra.outerOut[c].first; k < ra.outerOut[c].second; ++k)
-                replacements.push_back({a.output(k)->id(), merged->output(next++)});
-            for (int k = rb.outerOut[c].first; k < rb.outerOut[c].second; ++k)
-                replacements.push_back({b.output(k)->id(), merged->output(next++)});
-        }
+        for (size_t c = 0; c < ranges[0].outerOut.size(); ++c)
+            for (size_t l = 0; l < group.size(); ++l)
+                for (int k = ranges[l].outerOut[c].first; k < ranges[l].outerOut[c].second; ++k)
+                    replacements.push_back({group[l]->output(k)->id(), merged->output(next++)});
         for (auto [oldId, now] : replacements)
             if (Variable* old = rw.graph().findVariable(oldId); old && !old->clients().empty()) rw.replace(old, now);
         rw.endRewrite(name(), true);
-        return merged->id();
     }
 };
 

@@ -64,7 +64,8 @@ struct TraceStep {
     std::optional<NodeId> root;
     std::vector<GraphEdit> edits;
     std::vector<AttributeChange> attributes;
-    /// Nodes created by cloning: new id -> source id (provenance through clones).
+    /// Nodes created by cloning: new id -> source id (provenance through clones). A node
+    /// built from several keeps the first; the step's attributes name the others.
     std::map<NodeId, NodeId> clonedFrom;
     double seconds = 0.0;
 

@@ -29,7 +29,9 @@ void TraceRecorder::attributeChanged(NodeId node, std::string_view key, std::str
         AttributeChange{node, std::string(key), std::string(before), std::string(after), std::string(detail)});
 }
 
-void TraceRecorder::nodeCloned(NodeId created, NodeId source) { current().clonedFrom[created] = source; }
+// The first source is the provenance link; a node built from several (merged loops, fused
+// nodes) lists the others in its step's attributes.
+void TraceRecorder::nodeCloned(NodeId created, NodeId source) { current().clonedFrom.emplace(created, source); }
 
 void TraceRecorder::nodeCreated(const Node& n) {
     GraphEdit e;
