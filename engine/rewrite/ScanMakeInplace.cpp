@@ -5,7 +5,7 @@
 // constant, nothing reads it afterwards, no other state uses the same storage.
 #include "ir/Rewriter.h"
 #include "ops/Scan.h"
-#include "rewrite/DestroyHandler.h"
+#include "rewrite/DestroyChecker.h"
 #include "rewrite/RewriteBase.h"
 #include "rewrite/Rewrites.h"
 
@@ -15,20 +15,6 @@ namespace tl {
 
 namespace {
 
-std::string aliasText(const AliasMap& m) {
-    std::ostringstream os;
-    os << "{";
-    bool first = true;
-    for (const auto& [out, ins] : m) {
-        os << (first ? "" : ", ") << out << ": [";
-        for (size_t i = 0; i < ins.size(); ++i) os << (i ? ", " : "") << ins[i];
-        os << "]";
-        first = false;
-    }
-    os << "}";
-    return os.str();
-}
-
 class ScanMakeInplacePass final : public GraphPass {
 public:
     std::string_view name() const override { return "scan_make_inplace"; }
@@ -36,6 +22,9 @@ public:
 
     bool run(Rewriter& rw, const RewriteOptions& options) override {
         bool changed = false;
+        // One incremental checker for the whole pass: each candidate costs the region
+        // between its readers and itself, not the whole graph.
+        DestroyChecker checker(rw.graph());
         std::vector<NodeId> scanIds;
         for (Node* n : rw.graph().toposort())
             if (n->op().kind() == OpKind::Scan) scanIds.push_back(n->id());
@@ -45,12 +34,12 @@ public:
             const auto& scan = static_cast<const ScanOp&>(node->op());
             const ScanInfo& info = scan.info();
             bool open = false;
-            const std::string before = aliasText(scan.destroyMap());
+            const std::string before = aliasMapText(scan.destroyMap());
             for (int s = 0; s < info.nTracedStates(); ++s) {
                 const auto& current = static_cast<const ScanOp&>(node->op());
                 if (current.isInplace(s)) continue;
                 const int bufferInput = info.outerInMitMot() + s;
-                if (auto why = whyCannotDestroy(*node, bufferInput)) {
+                if (auto why = checker.tryDestroy(*node, bufferInput)) {
                     if (options.explain)
                         rw.matchFailure(name(), *node, "state " + std::to_string(s) + ": " + *why);
                     continue;
@@ -64,7 +53,7 @@ public:
                 rw.setOp(node, current.withInplace(states));
             }
             if (open) {
-                rw.attribute(node->id(), "destroy_map", before, aliasText(node->op().destroyMap()));
+                rw.attribute(node->id(), "destroy_map", before, aliasMapText(node->op().destroyMap()));
                 rw.endRewrite(name(), true);
                 changed = true;
             }
