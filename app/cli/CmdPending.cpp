@@ -7,5 +7,4 @@ namespace tl::cli {
 #define TL_PENDING_CMD(fn, name) \
     int fn(const std::vector<std::string>&) { throw std::runtime_error(name " is not wired up yet"); }
 TL_PENDING_CMD(cmdExport, "export")
-TL_PENDING_CMD(cmdImportDprint, "import-dprint")
 } // namespace tl::cli

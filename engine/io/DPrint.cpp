@@ -50,7 +50,9 @@ public:
     Printer(const Graph& g, const DPrintOptions& o) : m_graph(g), m_opt(o) {}
 
     std::vector<DPrintLine> run() {
-        if (m_opt.printTopoIndex) {
+        if (m_opt.printTopoIndex && m_opt.topoIndexOverride) {
+            m_topo = *m_opt.topoIndexOverride;
+        } else if (m_opt.printTopoIndex) {
             auto order = pytensorToposort(m_graph);
             for (size_t i = 0; i < order.size(); ++i) m_topo[order[i]] = static_cast<int>(i);
         }

@@ -7,6 +7,7 @@
 #include "ir/Graph.h"
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tl {
@@ -20,6 +21,9 @@ struct DPrintOptions {
     /// The index of each outer node in PyTensor's FunctionGraph.toposort() order
     /// (io/PyTensorOrder.h), as debugprint prints for a compiled function.
     bool printTopoIndex = false;
+    /// With printTopoIndex: print these indices instead of computing PyTensor's order
+    /// (an imported listing's own numbers, DPrintImport::topoIndex). Null: compute.
+    const std::unordered_map<const Node*, int>* topoIndexOverride = nullptr;
     bool printInnerGraphs = true;  ///< the `Inner graphs:` section
     int depth = -1;                ///< levels to print below each output (-1: all)
     bool stopOnName = false;       ///< do not expand below a named variable

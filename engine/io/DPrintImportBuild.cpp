@@ -1,0 +1,381 @@
+// Entities, scopes and the explicit build stack of the dprint importer (see
+// io/DPrintImportBuilder.h), leaves (inputs and constants) and the top-level
+// importDprint.
+#include "io/DPrintImportBuilder.h"
+
+#include "io/DPrintVocab.h"
+#include "io/PyTensorOrder.h"
+#include "ops/Opaque.h"
+
+#include <algorithm>
+
+namespace tl::dpimport {
+
+using debugprint::idLetters;
+
+namespace {
+
+std::string idName(int64_t id) { return "[id " + idLetters(id) + "]"; }
+
+bool isCompositeInput(const std::string& h) {
+    return h.size() > 1 && h[0] == 'i' && h.size() < 8 && h.find_first_not_of("0123456789", 1) == std::string::npos;
+}
+
+} // namespace
+
+Builder::Builder(Listing& listing, DPrintImport& out) : m_l(listing), m_out(out) {}
+
+void Builder::note(int line, const std::string& text) { m_out.notes.push_back(lineRef(line) + ": " + text); }
+
+Graph& Builder::graphOf(int scope) { return *m_scopes[static_cast<size_t>(scope)].graph; }
+
+std::string Builder::baseName(const Entity& e) const {
+    int k = -1;
+    return stripOutputIndex(occ(e.def).head, &k);
+}
+
+void Builder::run() {
+    classify();
+    detectOptions();
+    m_scopes[0].graph = std::make_unique<Graph>();
+    createOuterInputs();
+    buildAll();
+    m_out.graph = std::move(m_scopes[0].graph);
+    // The printed topological indices, and whether PyTensor's order (io/PyTensorOrder.h) gives them again.
+    for (const Entity& e : m_entities) {
+        if (!e.node || e.scope != 0) continue;
+        for (int i : e.occs)
+            if (occ(i).attrs.topo) m_out.topoIndex[e.node] = static_cast<int>(*occ(i).attrs.topo);
+    }
+    if (!m_out.topoIndex.empty()) {
+        auto order = pytensorToposort(*m_out.graph);
+        std::string differ;
+        for (size_t i = 0; i < order.size(); ++i) {
+            auto it = m_out.topoIndex.find(order[i]);
+            if (it != m_out.topoIndex.end() && it->second != static_cast<int>(i))
+                differ += (differ.empty() ? "" : ", ") + std::to_string(it->second) + " -> " + std::to_string(i);
+        }
+        if (!differ.empty())
+            note(m_l.occs.front().line, "the printed topological indices differ from PyTensor 2.34's order for this graph (" +
+                                            differ + "); DPrintImport::topoIndex keeps the printed ones");
+    }
+}
+
+void Builder::classify() {
+    for (size_t i = 0; i < m_l.occs.size(); ++i) {
+        auto [it, fresh] = m_byId.try_emplace(m_l.occs[i].id, static_cast<int>(m_entities.size()));
+        if (fresh) {
+            m_entities.emplace_back();
+            m_entities.back().id = m_l.occs[i].id;
+        }
+        m_entities[static_cast<size_t>(it->second)].occs.push_back(static_cast<int>(i));
+    }
+    m_scopes.resize(m_l.sections.size());
+    m_scopeEntities.resize(m_l.sections.size());
+    for (Entity& e : m_entities) {
+        for (int i : e.occs) {
+            const Occ& o = occ(i);
+            const Attrs& a = o.attrs;
+            if (o.header || !o.children.empty() || o.repeat || a.topo || a.destroy || a.view || a.name) e.apply = true;
+            if (!o.header && e.def < 0) e.def = i;
+            if (o.header) {
+                if (e.section >= 0) fail(o.line, "a second inner graph for " + idName(e.id));
+                e.section = o.section;
+            }
+        }
+        if (e.def < 0) fail(occ(e.occs.front()).line, "the inner graph of " + idName(e.id) + ", which no graph above shows");
+        const Occ& d = occ(e.def);
+        e.scope = d.section;
+        if (e.section >= 0 && e.scope >= e.section)
+            fail(occ(e.occs.front()).line, "the inner graph of " + idName(e.id) + " comes before the graph holding it");
+        if (d.repeat && !d.attrs.name)
+            fail(d.line, idName(e.id) + " refers back (\u00b7\u00b7\u00b7) to a node not printed before");
+        const std::string base = e.apply ? baseName(e) : d.head;
+        for (int i : e.occs) {
+            const Occ& o = occ(i);
+            int k = -1;
+            const std::string h = o.header || !e.apply ? o.head : stripOutputIndex(o.head, &k);
+            if (h != base)
+                fail(o.line, "mixed-up listing: " + idName(e.id) + " is '" + o.head + "' here but '" + d.head + "' on line " +
+                                 std::to_string(d.line));
+            if (i != e.def && !o.children.empty())
+                fail(o.line, idName(e.id) + " is printed with its inputs twice (lines " + std::to_string(d.line) + " and " +
+                                 std::to_string(o.line) + ")");
+        }
+    }
+    // Scopes: kinds, owners, sections that repeat another section's body.
+    for (size_t s = 1; s < m_l.sections.size(); ++s) {
+        Scope& sc = m_scopes[s];
+        const Occ& h = occ(m_l.sections[s].header);
+        sc.owner = m_byId.at(h.id);
+        sc.kind = h.head.rfind("Scan{", 0) == 0        ? ScopeKind::ScanBody
+                  : h.head.rfind("Composite{", 0) == 0 ? ScopeKind::CompositeBody
+                                                       : ScopeKind::OtherBody;
+        const Entity& first = entityOf(m_l.sections[s].outputs.front());
+        if (first.scope != static_cast<int>(s)) sc.aliasOf = first.scope;
+    }
+    for (size_t i = 0; i < m_l.occs.size(); ++i) {
+        const Occ& o = m_l.occs[i];
+        if (o.header) continue;
+        const Entity& e = entityOf(static_cast<int>(i));
+        if (e.scope != o.section && m_scopes[static_cast<size_t>(o.section)].aliasOf != e.scope)
+            fail(o.line, idName(e.id) + " belongs to another graph (line " + std::to_string(occ(e.def).line) + ")");
+        if (o.attrs.link && !m_byId.count(*o.attrs.link))
+            fail(o.line, "-> " + idName(*o.attrs.link) + " names no variable of the listing");
+    }
+    for (size_t i = 0; i < m_entities.size(); ++i)
+        m_scopeEntities[static_cast<size_t>(m_entities[i].scope)].push_back(static_cast<int>(i));
+}
+
+void Builder::detectOptions() {
+    DPrintOptions& o = m_out.options;
+    for (const Occ& c : m_l.occs) {
+        if (c.header) continue;
+        o.printType |= c.attrs.typeShown();
+        o.printShape |= c.attrs.shape.has_value();
+        o.printDestroyMap |= c.attrs.destroy.has_value();
+        o.printViewMap |= c.attrs.view.has_value();
+        o.printOpInfo |= c.attrs.tag.has_value();
+        o.printTopoIndex |= c.attrs.topo.has_value();
+    }
+    o.printInnerGraphs = true;
+}
+
+void Builder::createOuterInputs() {
+    for (const Occ& o : m_l.occs) {
+        Entity& e = m_entities[static_cast<size_t>(m_byId.at(o.id))];
+        if (e.apply || e.scope != 0 || e.var || parseLiteral(occ(e.def).head)) continue;
+        leafVar(e);
+    }
+}
+
+Type Builder::leafType(const Occ& o, const std::string& what, bool* guessed) {
+    *guessed = false;
+    if (o.attrs.type) return *o.attrs.type;
+    *guessed = true;
+    if (o.attrs.shape) {
+        note(o.line, what + ": dtype not printed; taken as float64");
+        return Type::tensor(DType::Float64, *o.attrs.shape);
+    }
+    note(o.line, what + ": type not printed; taken as a float64 scalar (0-d)");
+    return Type::tensor(DType::Float64, {});
+}
+
+Variable* Builder::leafVar(Entity& e) {
+    if (e.var) return e.var;
+    const Occ& o = occ(e.def);
+    Scope& sc = m_scopes[static_cast<size_t>(e.scope)];
+    Graph& g = *sc.graph;
+    if (!o.attrs.unsupportedType.empty()) {
+        note(o.line, "'" + o.head + "' has the PyTensor type " + o.attrs.unsupportedType +
+                         ", which tensorlens cannot represent: imported as an opaque int8 scalar");
+        Node* n = g.addNode(makeOpaque(o.head, {Type::tensor(DType::Int8, {})}), {});
+        m_guessed.insert(n->output(0));
+        return e.var = n->output(0);
+    }
+    if (auto lit = parseLiteral(o.head)) return e.var = makeConstant(e, o, *lit, g);
+    const std::string& h = o.head;
+    if (sc.kind == ScopeKind::ScanBody) fail(o.line, "'" + h + "' in a Scan body is neither an inner input (*k-...) nor a constant");
+    if (sc.kind == ScopeKind::CompositeBody && !isCompositeInput(h))
+        fail(o.line, "'" + h + "' in a Composite body is neither an input i<k> nor a constant");
+    if (sc.kind != ScopeKind::Outer) fail(o.line, "'" + h + "' is not an input of its inner graph");
+    bool guessed = false;
+    Type t;
+    std::string name;
+    if (h.size() > 2 && h.front() == '<' && h.back() == '>') {
+        bool unsupported = false;
+        auto parsed = parseTypeText(std::string_view(h).substr(1, h.size() - 2), o.line, &unsupported);
+        if (!parsed) fail(o.line, "an input of the unsupported type " + h);
+        t = *parsed;
+    } else {
+        name = h;
+        t = leafType(o, "input " + h, &guessed);
+    }
+    e.var = g.addInput(t, name);
+    if (guessed) m_guessed.insert(e.var);
+    return e.var;
+}
+
+Variable* Builder::makeConstant(Entity& e, const Occ& o, const Literal& lit, Graph& g) {
+    const ScopeKind kind = m_scopes[static_cast<size_t>(e.scope)].kind;
+    Type t;
+    bool guessed = false;
+    if (o.attrs.type) {
+        t = *o.attrs.type;
+    } else if (!lit.shape.empty()) {
+        t = Type::tensor(literalDefaultDType(lit), o.attrs.shape ? *o.attrs.shape : lit.shape);
+        guessed = true;
+    } else if (kind == ScopeKind::CompositeBody) {
+        t = Type::scalar(literalDefaultDType(lit));
+        guessed = true;
+    } else {
+        // PyTensor's typing of Python numbers by their use: ScalarConstants for
+        // Subtensor indices, int64 for allocation dims, the smallest int otherwise.
+        std::string user;
+        int pos = -1;
+        if (o.parent >= 0) {
+            int k = -1;
+            user = stripOutputIndex(occ(o.parent).head, &k);
+            const auto& sib = occ(o.parent).children;
+            pos = static_cast<int>(std::find(sib.begin(), sib.end(), e.def) - sib.begin());
+        }
+        const bool sub = user.rfind("Subtensor{", 0) == 0, inc = user.rfind("SetSubtensor{", 0) == 0 || user.rfind("IncSubtensor{", 0) == 0;
+        if ((sub && pos >= 1) || (inc && pos >= 2)) t = Type::scalar(DType::Int64);
+        else if (user.rfind("AllocEmpty{", 0) == 0 || (user == "Alloc" && pos >= 1)) t = Type::tensor(DType::Int64, {});
+        else t = Type::tensor(lit.style == Literal::Style::Int ? smallestIntDType(lit) : literalDefaultDType(lit), {});
+        guessed = true;
+        if (o.attrs.shape && !o.attrs.shape->empty())
+            fail(o.line, "the constant " + o.head + " is printed with shape=" + Type::shapeString(*o.attrs.shape) + " but is a single value");
+    }
+    if (guessed)
+        note(o.line, "constant " + o.head + ": type not printed; taken as " + t.toString() +
+                         (lit.shape.empty() && kind != ScopeKind::CompositeBody ? " (by its use)" : ""));
+    if (lit.elided) {
+        note(o.line, "constant " + o.head + ": its values are elided in the listing; imported as an opaque node (not executed)");
+        Node* n = g.addNode(makeOpaque(o.head, {t}), {});
+        m_guessed.insert(n->output(0));
+        return n->output(0);
+    }
+    StaticShape shape = t.shape;
+    if (!lit.shape.empty()) {
+        if (t.isScalarType() || lit.shape.size() != t.shape.size())
+            fail(o.line, "the constant " + o.head + " has " + std::to_string(lit.shape.size()) + " dims, its type " + t.toString() + " " +
+                             std::to_string(t.isScalarType() ? 0 : t.ndim()));
+        for (size_t i = 0; i < shape.size(); ++i) {
+            if (shape[i] != kUnknownDim && shape[i] != lit.shape[i])
+                fail(o.line, "the constant " + o.head + " has shape " + Type::shapeString(lit.shape) + ", its type says " + t.toString());
+            shape[i] = lit.shape[i];
+        }
+    } else if (!t.isScalarType() && t.ndim() != 0) {
+        fail(o.line, "the constant " + o.head + " is a single value, its type " + t.toString() + " is not 0-d");
+    }
+    NDArray value;
+    try {
+        value = literalValue(lit, t.dtype, shape);
+    } catch (const std::exception& ex) {
+        fail(o.line, "the constant " + o.head + " does not fit " + t.toString() + ": " + ex.what());
+    }
+    Variable* v = nullptr;
+    try {
+        v = g.addConstant(std::move(value), t, lit.name);
+    } catch (const std::exception& ex) {
+        fail(o.line, "the constant " + o.head + ": " + ex.what());
+    }
+    if (guessed) m_guessed.insert(v);
+    return v;
+}
+
+Variable* Builder::inputVar(int oi) {
+    const Occ& o = occ(oi);
+    Entity& c = entityOf(oi);
+    if (!c.apply) return leafVar(c);
+    if (!c.node) fail(o.line, idName(c.id) + " is used before it is built (a cycle in the listing?)");
+    int k = -1;
+    stripOutputIndex(o.head, &k);
+    if (k < 0) {
+        if (c.node->numOutputs() != 1)
+            fail(o.line, idName(c.id) + " has " + std::to_string(c.node->numOutputs()) + " outputs; expected '.k' after its name");
+        k = 0;
+    }
+    if (k >= c.node->numOutputs())
+        fail(o.line, idName(c.id) + " has " + std::to_string(c.node->numOutputs()) + " outputs; there is no ." + std::to_string(k));
+    return c.node->output(k);
+}
+
+bool Builder::stepScope(int s, int& stage) {
+    Scope& sc = m_scopes[static_cast<size_t>(s)];
+    const std::vector<int>& outs = s == 0 ? m_l.roots : m_l.sections[static_cast<size_t>(s)].outputs;
+    if (stage == 0) {
+        if (sc.built) return true;
+        if (sc.inProgress) fail(occ(outs.front()).line, "an inner graph that contains itself");
+        sc.inProgress = true;
+        stage = 1;
+        return false;
+    }
+    std::vector<Variable*> vars;
+    for (int oi : outs) vars.push_back(inputVar(oi));
+    sc.graph->setOutputs(std::move(vars));
+    sc.built = true;
+    sc.inProgress = false;
+    return true;
+}
+
+void Builder::buildAll() {
+    struct Frame {
+        bool scope;
+        int idx;
+        int stage;
+    };
+    std::vector<Frame> stack{{true, 0, 0}};
+    // An entity may be pushed again while pending; state 1 marks the ones being
+    // expanded, so meeting one of those again means it is its own input.
+    std::vector<int> pushedBy;  // the line that pushed each frame, for the cycle message
+    auto pushEntity = [&](int oi) {
+        Entity& c = entityOf(oi);
+        if (!c.apply || c.state == 2) return;
+        stack.push_back(Frame{false, m_byId.at(c.id), 0});
+        pushedBy.resize(stack.size());
+        pushedBy.back() = occ(oi).line;
+    };
+    while (!stack.empty()) {
+        Frame f = stack.back();
+        if (f.scope) {
+            const int before = f.stage;
+            bool done = stepScope(f.idx, f.stage);
+            stack.back().stage = f.stage;
+            if (done) {
+                stack.pop_back();
+            } else if (before == 0) {
+                const auto& outs = f.idx == 0 ? m_l.roots : m_l.sections[static_cast<size_t>(f.idx)].outputs;
+                for (auto it = outs.rbegin(); it != outs.rend(); ++it) pushEntity(*it);
+            }
+            continue;
+        }
+        Entity& e = m_entities[static_cast<size_t>(f.idx)];
+        if (f.stage == 0) {
+            if (e.state == 2) {
+                stack.pop_back();
+                continue;
+            }
+            if (e.state == 1) fail(pushedBy[stack.size() - 1], idName(e.id) + " is its own input (a cycle in the listing)");
+            e.state = 1;
+            stack.back().stage = 1;
+            const auto& ch = occ(e.def).children;
+            for (auto it = ch.rbegin(); it != ch.rend(); ++it) pushEntity(*it);
+            continue;
+        }
+        std::vector<Variable*> inputs;
+        for (int c : occ(e.def).children) inputs.push_back(inputVar(c));
+        if (f.stage == 1) {
+            stack.back().stage = 2;
+            const int body = prepareBody(e, inputs);
+            if (body >= 0) stack.push_back(Frame{true, body, 0});
+            continue;
+        }
+        makeNode(e, inputs);
+        e.state = 2;
+        stack.pop_back();
+    }
+}
+
+} // namespace tl::dpimport
+
+namespace tl {
+
+DPrintImport importDprint(std::string_view text, const std::string& sourceName) {
+    try {
+        dpimport::Listing listing = dpimport::lexListing(text);
+        DPrintImport out;
+        dpimport::Builder(listing, out).run();
+        return out;
+    } catch (const FormatError& e) {
+        if (!sourceName.empty()) throw e.inFile(sourceName);
+        throw;
+    } catch (const std::exception& e) {
+        // Anything the graph or an op rejected that no check above caught: still a
+        // FormatError, so callers have one error type for bad listings.
+        throw FormatError("", e.what(), sourceName);
+    }
+}
+
+} // namespace tl

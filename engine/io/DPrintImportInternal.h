@@ -1,0 +1,165 @@
+#pragma once
+// Internals of the dprint importer (io/DPrintImport.h), one idea per file:
+//   DPrintImportLex.cpp       lines -> occurrences (tree glyphs, [id X], attributes)
+//   DPrintImportValues.cpp    type strings, shape tuples, constant literals
+//   DPrintImportOps.cpp       printed op names -> ops with their parameters
+//   DPrintImportComposite.cpp a Composite's scalar graph from its printed name
+//   DPrintImportScan.cpp      a Scan's layout from op-info tags or from links and types
+//   DPrintImportBuild.cpp     entities and scopes -> graphs (iterative)
+#include "exec/NDArray.h"
+#include "io/FormatError.h"
+#include "ir/Graph.h"
+#include "ir/Type.h"
+#include "ops/Op.h"
+#include "ops/ScanInfo.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tl::dpimport {
+
+/// "line 12" for FormatError paths.
+std::string lineRef(int line);
+[[noreturn]] void fail(int line, const std::string& detail);
+
+/// What a line prints after its `[id X]`.
+struct Attrs {
+    std::optional<Type> type;            ///< ` <Matrix(float64, shape=(?, 7))>`
+    std::string unsupportedType;         ///< ` <NoneTypeT>`: a PyTensor type tensorlens has no counterpart for
+    std::optional<StaticShape> shape;    ///< ` shape=(?, 7)`
+    std::optional<std::string> name;     ///< ` 'o0'`
+    std::optional<AliasMap> destroy;     ///< ` d={0: [1]}`
+    std::optional<AliasMap> view;        ///< ` v={0: [0]}`
+    std::optional<int64_t> topo;         ///< ` 12`
+    std::optional<std::string> tag;      ///< ` (outer_in_sit_sot-0)`
+    std::optional<int64_t> link;         ///< ` -> [id D]`
+    bool typeShown() const { return type.has_value() || !unsupportedType.empty(); }
+};
+
+/// One printed line that shows a variable, or heads an inner-graph section.
+struct Occ {
+    int line = 0;              ///< 1-based line number in the text
+    int section = 0;           ///< 0: the outer listing; s >= 1: inner-graph section s
+    std::string head;          ///< the text before " [id X]"
+    int64_t id = -1;           ///< the letters of [id X] as a number
+    Attrs attrs;
+    std::vector<int> children; ///< occurrence indices, in input order
+    int parent = -1;
+    bool repeat = false;       ///< its only child line is `└─ ···`
+    bool header = false;       ///< heads an inner-graph section
+    bool innerOutput = false;  ///< a ` ← ` line
+};
+
+struct Section {
+    int header = -1;           ///< occurrence of the header line
+    std::vector<int> outputs;  ///< occurrences of the ` ← ` lines, in order
+};
+
+struct Listing {
+    std::vector<Occ> occs;
+    std::vector<int> roots;          ///< occurrences of the outer outputs, in order
+    std::vector<Section> sections;   ///< [0] is a placeholder for the outer listing
+    bool innerGraphsTitle = false;   ///< the text has an `Inner graphs:` line
+    int lastLine = 0;
+};
+
+/// Splits the text into occurrences and checks the tree glyphs. Throws FormatError.
+Listing lexListing(std::string_view text);
+
+// ---- values and types (DPrintImportValues.cpp) -----------------------------------
+
+/// Parses a printed type ("Matrix(float64, shape=(?, 7))", "int64"). A bare
+/// identifier that is no dtype ("NoneTypeT", "RandomGeneratorType") returns
+/// nullopt with `unsupported` set; anything else malformed throws FormatError.
+std::optional<Type> parseTypeText(std::string_view s, int line, bool* unsupported);
+/// "(?, 7)", "(7,)", "()"; nullopt when malformed.
+std::optional<StaticShape> parseShapeTuple(std::string_view s);
+/// "{0: [1], 1: [2]}"; nullopt when malformed.
+std::optional<AliasMap> parseAliasMap(std::string_view s);
+
+/// A constant as printed: a NumPy scalar or array text, maybe "name{...}".
+struct Literal {
+    enum class Style { Int, Float, Bool };
+    Style style = Style::Int;
+    std::vector<std::string> words;  ///< element texts in C order
+    StaticShape shape;               ///< from the bracket nesting ({} for a scalar)
+    bool elided = false;             ///< shortened with "..." (values unknown)
+    std::string name;                ///< "c" of "c{1.5}"
+};
+/// nullopt when `s` is no constant literal.
+std::optional<Literal> parseLiteral(std::string_view s);
+/// The literal's values as an array of `dtype` and `shape`; throws std::invalid_argument
+/// when the values do not fit (count, range, syntax).
+NDArray literalValue(const Literal& lit, DType dtype, const StaticShape& shape);
+/// The dtype a literal with no printed type most likely has (float64 / bool / int64).
+DType literalDefaultDType(const Literal& lit);
+/// The smallest signed integer dtype holding every value (PyTensor's constant of a Python int).
+DType smallestIntDType(const Literal& lit);
+
+// ---- ops (DPrintImportOps.cpp) ---------------------------------------------------
+
+/// The op a printed name denotes, for these inputs and printed destroy map (which
+/// makes IncSubtensor and Elemwise inplace). Returns null, with `why`, when
+/// tensorlens does not know the name or its parameters, or the op it builds would
+/// print otherwise: the caller imports such a node as Opaque. Never throws.
+/// Scan and Composite are built by the caller (they need their bodies).
+OpPtr opFromName(const std::string& name, const std::vector<Variable*>& inputs, const std::optional<AliasMap>& destroy,
+                 std::string* why);
+/// A scalar op inside a Composite body ("exp", "add", "Cast{float32}", "LT"), or null.
+OpPtr scalarOpFromName(const std::string& name);
+/// Splits "Name{params}.3" into the name and the output index (when `applyLine`).
+std::string stripOutputIndex(const std::string& head, int* outIndex);
+
+// ---- Composite (DPrintImportComposite.cpp) ----------------------------------------
+
+/// The scalar graph of `Composite{EXPR}` rebuilt from EXPR as PyTensor's pprint
+/// writes it, for inputs of these dtypes. Null for `Composite{...}` or an
+/// expression it cannot read (`why` says what).
+std::unique_ptr<Graph> compositeGraphFromName(std::string_view name, const std::vector<DType>& inputDTypes,
+                                              std::string* why);
+
+// ---- Scan (DPrintImportScan.cpp) ---------------------------------------------------
+
+/// What a listing shows about one Scan node.
+struct ScanEvidence {
+    std::vector<const Variable*> outerInputs;  ///< built outer inputs, n_steps first
+    std::vector<std::string> outerInputTags;   ///< "" where none printed
+    struct InnerIn {
+        int k = 0;
+        std::optional<Type> type;
+        std::vector<int> outer;    ///< positions the `-> [id X]` outer input sits at (empty: no link)
+        std::string tag;
+    };
+    std::vector<InnerIn> innerInputs;  ///< the printed `*k-` inputs
+    struct InnerOut {
+        std::optional<Type> type;  ///< when printed (dtype may be a guess)
+        std::optional<int> ndim;
+        std::string tag;
+    };
+    std::vector<InnerOut> innerOutputs;
+    struct OuterOut {
+        std::optional<int> ndim;
+        std::string tag;
+    };
+    std::map<int, OuterOut> outerOutputs;  ///< printed `.k` (0 when single-output)
+    bool multiOutput = false;               ///< printed with `.k` suffixes
+    bool asWhile = false;
+};
+
+struct ScanLayout {
+    ScanInfo info;
+    bool fromTags = false;
+    int alternatives = 1;  ///< layouts that fit the evidence
+};
+
+/// The layout that fits the evidence; nullopt (with `why`) when none does.
+std::optional<ScanLayout> inferScanLayout(const ScanEvidence& ev, std::string* why);
+/// "1 sequence, 2 sit_sot (taps [-1]), 1 nit_sot" for notes.
+std::string describeLayout(const ScanInfo& info);
+
+} // namespace tl::dpimport

@@ -1,0 +1,440 @@
+// Apply entities -> nodes: Scan (layout, body, inplace states), Composite (body
+// from its section or its name), every other family through DPrintImportOps, and
+// Opaque for what cannot be rebuilt. Printed output types win over inferred ones
+// (an imported graph prints what it was printed with).
+#include "io/DPrintImportBuilder.h"
+
+#include "io/DPrintVocab.h"
+#include "ops/Elemwise.h"
+#include "ops/Opaque.h"
+#include "ops/ScalarOp.h"
+#include "ops/Scan.h"
+
+#include <algorithm>
+
+namespace tl::dpimport {
+
+using debugprint::aliasMapText;
+using debugprint::idLetters;
+
+namespace {
+
+std::string idName(int64_t id) { return "[id " + idLetters(id) + "]"; }
+
+struct ScanName {
+    std::string name;
+    bool asWhile = false;
+    std::string inplace;  // "all", "none" or "[0, 2]"
+};
+
+// "Scan{scan_fn&rop_of_scan_fn, while_loop=False, inplace=all}".
+std::optional<ScanName> parseScanName(const std::string& s) {
+    const std::string pre = "Scan{";
+    if (s.rfind(pre, 0) != 0 || s.back() != '}') return std::nullopt;
+    const size_t w = s.rfind(", while_loop=");
+    const size_t ip = s.rfind(", inplace=");
+    if (w == std::string::npos || ip == std::string::npos || ip < w || w < pre.size()) return std::nullopt;
+    ScanName n;
+    n.name = s.substr(pre.size(), w - pre.size());
+    const std::string wl = s.substr(w + 13, ip - w - 13);
+    if (wl != "True" && wl != "False") return std::nullopt;
+    n.asWhile = wl == "True";
+    n.inplace = s.substr(ip + 10, s.size() - ip - 11);
+    return n;
+}
+
+std::optional<std::vector<int>> inplaceStates(const std::string& spec, int nTraced) {
+    std::vector<int> v;
+    if (spec == "all") {
+        for (int i = 0; i < nTraced; ++i) v.push_back(i);
+        return v;
+    }
+    if (spec == "none") return v;
+    if (spec.size() < 2 || spec.front() != '[' || spec.back() != ']') return std::nullopt;
+    std::string body = spec.substr(1, spec.size() - 2);
+    size_t p = 0;
+    while (p < body.size()) {
+        size_t c = body.find(',', p);
+        std::string item = body.substr(p, c == std::string::npos ? std::string::npos : c - p);
+        item.erase(0, item.find_first_not_of(' '));
+        if (item.empty() || item.size() > 6 || item.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+        v.push_back(std::stoi(item));
+        if (c == std::string::npos) break;
+        p = c + 1;
+    }
+    return v;
+}
+
+std::optional<int> ndimOf(const Attrs& a) {
+    if (a.type) return a.type->isScalarType() ? 0 : a.type->ndim();
+    if (a.shape) return static_cast<int>(a.shape->size());
+    return std::nullopt;
+}
+
+// "*3-<Vector(float64, shape=(7,))>" -> 3 and the rest.
+std::optional<std::pair<int, std::string>> nominal(const std::string& h) {
+    if (h.size() < 3 || h[0] != '*') return std::nullopt;
+    size_t dash = h.find('-');
+    if (dash == std::string::npos || dash == 1 || dash > 7) return std::nullopt;
+    for (size_t i = 1; i < dash; ++i)
+        if (h[i] < '0' || h[i] > '9') return std::nullopt;
+    return std::make_pair(std::stoi(h.substr(1, dash - 1)), h.substr(dash + 1));
+}
+
+} // namespace
+
+int Builder::numPrintedOutputs(const Entity& e) const {
+    int n = 1;
+    for (int i : e.occs) {
+        if (occ(i).header) continue;
+        int k = -1;
+        stripOutputIndex(occ(i).head, &k);
+        n = std::max(n, k + 1);
+    }
+    return n;
+}
+
+std::vector<std::optional<Type>> Builder::printedOutputTypes(const Entity& e, int n, const std::vector<Type>* inferred,
+                                                             bool* guessed) {
+    std::vector<std::optional<Type>> out(static_cast<size_t>(n));
+    *guessed = false;
+    for (int i : e.occs) {
+        const Occ& o = occ(i);
+        if (o.header) continue;
+        int k = -1;
+        stripOutputIndex(o.head, &k);
+        k = std::max(k, 0);
+        if (k >= n) continue;
+        auto& slot = out[static_cast<size_t>(k)];
+        if (o.attrs.type) {
+            slot = *o.attrs.type;
+        } else if (o.attrs.shape && !slot) {
+            if (inferred && static_cast<size_t>(k) < inferred->size()) {
+                Type t = (*inferred)[static_cast<size_t>(k)];
+                if (!(t.isScalarType() && o.attrs.shape->empty())) t = Type::tensor(t.dtype, *o.attrs.shape);
+                slot = t;
+            } else {
+                slot = Type::tensor(DType::Float64, *o.attrs.shape);
+                *guessed = true;
+            }
+        }
+    }
+    return out;
+}
+
+int Builder::prepareBody(Entity& e, const std::vector<Variable*>& inputs) {
+    if (e.section < 0) return -1;
+    int s = e.section;
+    const Scope& own = m_scopes[static_cast<size_t>(s)];
+    if (own.aliasOf >= 0) {
+        // The body repeats another node's (a shared inner graph): build that one once.
+        const Scope& target = m_scopes[static_cast<size_t>(own.aliasOf)];
+        const int line = occ(m_l.sections[static_cast<size_t>(s)].header).line;
+        if (target.kind != own.kind) fail(line, "the inner graph repeats one of another kind");
+        if (target.built || !target.unbuildable.empty()) return -1;
+        if (target.prepared) fail(line, "an inner graph that contains itself");
+        s = own.aliasOf;
+    }
+    if (own.kind == ScopeKind::ScanBody) return prepareScanBody(e, inputs, s);
+    if (own.kind == ScopeKind::CompositeBody) return prepareCompositeBody(e, inputs, s);
+    return -1;
+}
+
+int Builder::prepareScanBody(Entity& e, const std::vector<Variable*>& inputs, int section) {
+    Scope& sc = m_scopes[static_cast<size_t>(section)];
+    const int headerLine = occ(m_l.sections[static_cast<size_t>(section)].header).line;
+    auto name = parseScanName(baseName(e));
+    if (!name) {
+        sc.unbuildable = "cannot read the Scan name " + baseName(e);
+        return -1;
+    }
+    ScanEvidence ev;
+    ev.asWhile = name->asWhile;
+    ev.outerInputs.assign(inputs.begin(), inputs.end());
+    for (int c : occ(e.def).children) ev.outerInputTags.push_back(occ(c).attrs.tag.value_or(""));
+    // Inner inputs: the `*k-` leaves of the body.
+    std::vector<int> nominalEntity;
+    for (int ei : m_scopeEntities[static_cast<size_t>(section)]) {
+        Entity& x = m_entities[static_cast<size_t>(ei)];
+        const Occ& o = occ(x.def);
+        auto nom = x.apply ? std::nullopt : nominal(o.head);
+        if (!nom) continue;
+        ScanEvidence::InnerIn in;
+        in.k = nom->first;
+        const std::string& rest = nom->second;
+        if (rest.size() > 2 && rest.front() == '<' && rest.back() == '>') {
+            bool unsupported = false;
+            in.type = parseTypeText(std::string_view(rest).substr(1, rest.size() - 2), o.line, &unsupported);
+        }
+        if (!in.type && o.attrs.type) in.type = o.attrs.type;
+        if (!in.type) fail(o.line, "the type of the inner input " + o.head + " is not printed");
+        in.tag = o.attrs.tag.value_or("");
+        for (int i : x.occs)
+            if (occ(i).attrs.link) {
+                const int64_t target = *occ(i).attrs.link;
+                const auto& ch = occ(e.def).children;
+                for (size_t p = 0; p < ch.size(); ++p)
+                    if (occ(ch[p]).id == target) in.outer.push_back(static_cast<int>(p));
+                if (in.outer.empty()) fail(occ(i).line, "-> " + idName(target) + " is no outer input of " + idName(e.id));
+            }
+        for (size_t j = 0; j < nominalEntity.size(); ++j)
+            if (ev.innerInputs[j].k == in.k)
+                fail(o.line, "two inner inputs *" + std::to_string(in.k) + " (line " +
+                                 std::to_string(occ(m_entities[static_cast<size_t>(nominalEntity[j])].def).line) + ")");
+        ev.innerInputs.push_back(std::move(in));
+        nominalEntity.push_back(ei);
+    }
+    for (int oi : m_l.sections[static_cast<size_t>(section)].outputs) {
+        ScanEvidence::InnerOut out;
+        out.ndim = ndimOf(occ(oi).attrs);
+        out.tag = occ(oi).attrs.tag.value_or("");
+        ev.innerOutputs.push_back(std::move(out));
+    }
+    for (int i : e.occs) {
+        const Occ& o = occ(i);
+        if (o.header) continue;
+        int k = -1;
+        stripOutputIndex(o.head, &k);
+        ev.multiOutput |= k >= 0;
+        auto& out = ev.outerOutputs[std::max(k, 0)];
+        if (!out.ndim) out.ndim = ndimOf(o.attrs);
+        if (out.tag.empty()) out.tag = o.attrs.tag.value_or("");
+    }
+    std::string why;
+    auto layout = inferScanLayout(ev, &why);
+    if (!layout) {
+        sc.unbuildable = "its layout cannot be inferred: " + why;
+        return -1;
+    }
+    const ScanInfo& info = layout->info;
+    if (!layout->fromTags)
+        note(headerLine, "Scan " + idName(e.id) + ": no op-info tags; categories inferred from its inner inputs' -> links and types: " +
+                             describeLayout(info) + (layout->alternatives > 1 ? " (the first of " + std::to_string(layout->alternatives) +
+                                                                                     " layouts that fit)"
+                                                                               : ""));
+    if (info.nMitSot() > 0)
+        note(headerLine, "Scan " + idName(e.id) + ": dprint does not print taps; mit_sot taps taken as " + describeLayout(info));
+    // The body's inputs: printed ones with their types, unused ones typed from their outer input.
+    sc.graph = std::make_unique<Graph>();
+    const std::vector<int> innerToOuter = debugprint::scanInnerToOuterInput(info);
+    for (int k = 0; k < info.numInnerInputs(); ++k) {
+        size_t j = 0;
+        while (j < ev.innerInputs.size() && ev.innerInputs[j].k != k) ++j;
+        if (j < ev.innerInputs.size()) {
+            Entity& x = m_entities[static_cast<size_t>(nominalEntity[j])];
+            const std::string rest = nominal(occ(x.def).head)->second;
+            x.var = sc.graph->addInput(*ev.innerInputs[j].type, rest.front() == '<' ? std::string() : rest);
+            continue;
+        }
+        const Type& o = inputs[static_cast<size_t>(innerToOuter[static_cast<size_t>(k)])]->type();
+        Type t = o;
+        if (k < info.innerInUntraced() && !o.isScalarType() && o.ndim() >= 1) t.shape.erase(t.shape.begin());
+        note(headerLine, "Scan " + idName(e.id) + ": inner input *" + std::to_string(k) + " is not printed (unused); typed " +
+                             t.toString() + " from its outer input");
+        sc.graph->addInput(t);
+    }
+    sc.layout = info;
+    sc.prepared = true;
+    return section;
+}
+
+int Builder::prepareCompositeBody(Entity& e, const std::vector<Variable*>& inputs, int section) {
+    Scope& sc = m_scopes[static_cast<size_t>(section)];
+    sc.graph = std::make_unique<Graph>();
+    std::vector<Variable*> ins;
+    for (Variable* v : inputs) ins.push_back(sc.graph->addInput(Type::scalar(v->type().dtype)));
+    for (int ei : m_scopeEntities[static_cast<size_t>(section)]) {
+        Entity& x = m_entities[static_cast<size_t>(ei)];
+        const Occ& o = occ(x.def);
+        if (x.apply || o.head.size() < 2 || o.head[0] != 'i' || o.head.find_first_not_of("0123456789", 1) != std::string::npos ||
+            o.head.size() > 7)
+            continue;
+        const size_t k = std::stoul(o.head.substr(1));
+        if (k >= ins.size())
+            fail(o.line, o.head + " but " + idName(e.id) + " has " + std::to_string(ins.size()) + " inputs");
+        if (o.attrs.type && !(*o.attrs.type == ins[k]->type()))
+            fail(o.line, o.head + " is printed as " + o.attrs.type->toString() + " but input " + std::to_string(k) + " of " +
+                             idName(e.id) + " is " + inputs[k]->type().toString());
+        x.var = ins[k];
+    }
+    sc.prepared = true;
+    return section;
+}
+
+OpPtr Builder::scanOp(Entity& e, std::string* why) {
+    if (e.section < 0) {
+        *why = "its inner graph is not printed";
+        return nullptr;
+    }
+    const int s = m_scopes[static_cast<size_t>(e.section)].aliasOf >= 0 ? m_scopes[static_cast<size_t>(e.section)].aliasOf : e.section;
+    Scope& sc = m_scopes[static_cast<size_t>(s)];
+    if (!sc.unbuildable.empty()) {
+        *why = sc.unbuildable;
+        return nullptr;
+    }
+    if (!sc.shared) sc.shared = std::shared_ptr<const Graph>(std::move(sc.graph));
+    auto name = parseScanName(baseName(e));
+    auto inplace = name ? inplaceStates(name->inplace, sc.layout.nTracedStates()) : std::nullopt;
+    if (!inplace) {
+        *why = "cannot read the inplace states of " + baseName(e);
+        return nullptr;
+    }
+    try {
+        return makeScan(sc.layout, sc.shared, name->name, *inplace);
+    } catch (const std::exception& ex) {
+        *why = ex.what();
+        return nullptr;
+    }
+}
+
+OpPtr Builder::compositeOp(Entity& e, const std::vector<Variable*>& inputs, std::string* why) {
+    const Occ& d = occ(e.def);
+    InplacePattern inplace;
+    if (d.attrs.destroy)
+        for (const auto& [o, ins] : *d.attrs.destroy)
+            if (ins.size() == 1) inplace[o] = ins[0];
+    std::unique_ptr<Graph> fromName;
+    const Graph* body = nullptr;
+    if (e.section >= 0) {
+        const int s = m_scopes[static_cast<size_t>(e.section)].aliasOf >= 0 ? m_scopes[static_cast<size_t>(e.section)].aliasOf : e.section;
+        const Scope& sc = m_scopes[static_cast<size_t>(s)];
+        if (!sc.unbuildable.empty()) {
+            *why = sc.unbuildable;
+            return nullptr;
+        }
+        body = sc.graph.get();
+    } else {
+        std::vector<DType> dtypes;
+        for (Variable* v : inputs) dtypes.push_back(v->type().dtype);
+        std::string detail;
+        fromName = compositeGraphFromName(baseName(e), dtypes, &detail);
+        if (!fromName) {
+            *why = "its body is not printed and " + detail;
+            return nullptr;
+        }
+        note(d.line, idName(e.id) + ": the Composite body is not printed; rebuilt from its name" +
+                         (detail.empty() ? std::string() : " (constants: " + detail + ")"));
+        body = fromName.get();
+    }
+    try {
+        OpPtr op = makeCompositeElemwise(*body, inplace);
+        if (op->name() != baseName(e)) note(d.line, idName(e.id) + ": its body prints as " + op->name() + ", not " + baseName(e));
+        return op;
+    } catch (const std::exception& ex) {
+        *why = ex.what();
+        return nullptr;
+    }
+}
+
+OpPtr Builder::opaqueFor(Entity& e, const std::vector<Variable*>& inputs, const std::string& why) {
+    const Occ& d = occ(e.def);
+    const int n = numPrintedOutputs(e);
+    bool guessed = false;
+    auto printed = printedOutputTypes(e, n, nullptr, &guessed);
+    std::vector<Type> types;
+    std::string missing;
+    for (int k = 0; k < n; ++k) {
+        if (printed[static_cast<size_t>(k)]) types.push_back(*printed[static_cast<size_t>(k)]);
+        else {
+            types.push_back(Type::tensor(DType::Float64, {}));
+            missing += (missing.empty() ? "" : ", ") + std::to_string(k);
+        }
+    }
+    auto valid = [&](const std::optional<AliasMap>& m) {
+        AliasMap r;
+        if (!m) return r;
+        for (const auto& [o, ins] : *m)
+            for (int i : ins)
+                if (o < n && i < static_cast<int>(inputs.size())) r[o].push_back(i);
+        return r;
+    };
+    note(d.line, idName(e.id) + " " + baseName(e) + ": imported as an opaque node (drawn, not executed): " + why +
+                     (missing.empty() ? std::string() : "; output types not printed for " + missing + ", taken as float64 0-d") +
+                     (e.section >= 0 ? "; its inner graph is not imported" : std::string()));
+    return makeOpaque(baseName(e), std::move(types), valid(d.attrs.destroy), valid(d.attrs.view));
+}
+
+void Builder::makeNode(Entity& e, const std::vector<Variable*>& inputs) {
+    const Occ& d = occ(e.def);
+    const std::string base = baseName(e);
+    std::string why;
+    OpPtr op;
+    if (d.repeat) {
+        why = "its inputs are not printed (stop_on_name)";
+    } else if (m_scopes[static_cast<size_t>(e.scope)].kind == ScopeKind::CompositeBody) {
+        op = scalarOpFromName(base);
+        if (!op) {
+            why = "tensorlens has no scalar op " + base;
+            m_scopes[static_cast<size_t>(e.scope)].unbuildable = "its body uses the scalar op " + base + ", which tensorlens lacks";
+        }
+    } else if (base.rfind("Scan{", 0) == 0) {
+        op = scanOp(e, &why);
+    } else if (base.rfind("Composite{", 0) == 0) {
+        op = compositeOp(e, inputs, &why);
+    } else {
+        op = opFromName(base, inputs, d.attrs.destroy, &why);
+    }
+    if (op && e.section >= 0 && !op->innerGraph()) {
+        op = nullptr;
+        why = "it has an inner graph but tensorlens's op has none";
+    }
+    addNode(e, op ? op : opaqueFor(e, inputs, why), inputs, !op);
+}
+
+void Builder::addNode(Entity& e, OpPtr op, const std::vector<Variable*>& inputs, bool opaque) {
+    const Occ& d = occ(e.def);
+    Graph& g = graphOf(e.scope);
+    std::vector<const Type*> types;
+    std::vector<const NDArray*> consts;
+    bool guessedIn = false;
+    for (Variable* v : inputs) {
+        types.push_back(&v->type());
+        consts.push_back(v->isConstant() ? &v->constantValue() : nullptr);
+        guessedIn |= m_guessed.count(v) > 0;
+    }
+    std::vector<Type> inferred;
+    try {
+        inferred = op->inferTypesWithConstants(types, consts);
+    } catch (const std::exception& ex) {
+        if (!guessedIn || opaque) fail(d.line, baseName(e) + " " + idName(e.id) + ": " + ex.what());
+        return addNode(e, opaqueFor(e, inputs, std::string("its inputs' types (partly not printed) do not fit: ") + ex.what()),
+                       inputs, true);
+    }
+    bool guessedOut = false;
+    auto printed = printedOutputTypes(e, static_cast<int>(inferred.size()), &inferred, &guessedOut);
+    std::vector<Type> declared;
+    for (size_t k = 0; k < inferred.size(); ++k) declared.push_back(printed[k] ? *printed[k] : inferred[k]);
+    Node* n = nullptr;
+    try {
+        n = g.addNode(op, inputs, std::nullopt, &declared);
+    } catch (const std::exception& ex) {
+        if (!guessedIn || opaque) fail(d.line, ex.what());
+        return addNode(e, opaqueFor(e, inputs, std::string("its inputs' types (partly not printed) do not fit: ") + ex.what()),
+                       inputs, true);
+    }
+    e.node = n;
+    for (int i : e.occs) {
+        const Occ& o = occ(i);
+        if (o.header) continue;
+        int k = -1;
+        stripOutputIndex(o.head, &k);
+        k = std::max(k, 0);
+        if (k >= n->numOutputs())
+            fail(o.line, idName(e.id) + " has " + std::to_string(n->numOutputs()) + " outputs; there is no ." + std::to_string(k));
+        if (o.attrs.name && m_scopes[static_cast<size_t>(e.scope)].kind != ScopeKind::CompositeBody)
+            g.setVariableName(n->output(k), *o.attrs.name);
+        if (guessedIn && !o.attrs.type) m_guessed.insert(n->output(k));
+    }
+    if (guessedIn)
+        for (Variable* v : n->outputs())
+            if (!printed[static_cast<size_t>(v->outputIndex())] || guessedOut) m_guessed.insert(v);
+    if (!opaque) {
+        if (d.attrs.destroy && *d.attrs.destroy != op->destroyMap())
+            note(d.line, idName(e.id) + ": printed d=" + aliasMapText(*d.attrs.destroy) + " but the op destroys " +
+                             aliasMapText(op->destroyMap()));
+        if (d.attrs.view && *d.attrs.view != op->viewMap())
+            note(d.line, idName(e.id) + ": printed v=" + aliasMapText(*d.attrs.view) + " but the op views " + aliasMapText(op->viewMap()));
+    }
+}
+
+} // namespace tl::dpimport
