@@ -120,9 +120,25 @@ void BM_SmallComposite7(benchmark::State& state) {
     }
 }
 
+void BM_SmallHand7(benchmark::State& state) {
+    const double x[7] = {-0.3, -0.2, -0.1, 0, 0.1, 0.2, 0.3}, dx[7] = {1, 1, 1, 1, 1, 1, 1};
+    double o0[7], o1[7];
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(x);
+        for (int i = 0; i < 7; ++i) {
+            const double e = std::exp(x[i]);
+            o0[i] = e - 5.0;
+            o1[i] = e * dx[i];
+        }
+        benchmark::DoNotOptimize(o0);
+        benchmark::DoNotOptimize(o1);
+    }
+}
+
 } // namespace
 
 BENCHMARK(BM_SmallComposite7);
+BENCHMARK(BM_SmallHand7);
 BENCHMARK(BM_HandLoop)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CompositeElemwise)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Copy)->Unit(benchmark::kMillisecond);

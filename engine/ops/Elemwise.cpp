@@ -136,7 +136,7 @@ void Elemwise::perform(ExecContext&, std::span<const NDArray> inputs, std::span<
                         std::to_string(prog->numOutputs()));
     // Equal shapes (the common case, e.g. every Scan step) need no broadcast and no copy.
     bool sameShapes = !inputs.empty();
-    for (size_t i = 1; sameShapes && i < inputs.size(); ++i) sameShapes = inputs[i].shape() == inputs[0].shape();
+    for (size_t i = 1; sameShapes && i < inputs.size(); ++i) sameShapes = shapesEqual(inputs[i].shape(), inputs[0].shape());
     Shape broadcast;
     if (!sameShapes) broadcast = broadcastShapes(inputs, name());
     const Shape& shape = sameShapes ? inputs[0].shape() : broadcast;
@@ -145,12 +145,12 @@ void Elemwise::perform(ExecContext&, std::span<const NDArray> inputs, std::span<
         NDArray& out = outputs[o];
         if (auto it = m_inplace.find(o); it != m_inplace.end()) {
             const NDArray& in = inputs[it->second];
-            if (in.shape() == shape && in.dtype() == od) {
+            if (shapesEqual(in.shape(), shape) && in.dtype() == od) {
                 out = in;  // same storage: the output overwrites its input
                 continue;
             }
         }
-        const bool reusable = out.valid() && out.storage().use_count() == 1 && out.dtype() == od && out.shape() == shape &&
+        const bool reusable = out.valid() && out.storage().use_count() == 1 && out.dtype() == od && shapesEqual(out.shape(), shape) &&
                               out.isContiguous();
         if (!reusable) out = NDArray::empty(od, shape);
     }

@@ -47,44 +47,42 @@ std::byte* byteAt(const NDArray& a, int64_t elemOffset) {
 }
 
 // Contiguous, same shape, the program's dtypes, outputs either disjoint from the
-// inputs or the same arrays: one flat loop of blocks, no per-row work.
+// inputs or the same arrays: one flat loop of blocks, no per-row work. Kept lean:
+// a Scan step calls it once per step on a handful of elements.
 bool runFast(const ScalarProgram& prog, std::span<const NDArray> inputs, std::span<NDArray> outputs, const Shape& shape,
              int64_t total) {
     const size_t nin = inputs.size(), nout = outputs.size();
     if (nin > kMaxFastOperands || nout > kMaxFastOperands) return false;
-    for (size_t i = 0; i < nin; ++i)
-        if (inputs[i].shape() != shape || inputs[i].dtype() != prog.inputDType(static_cast<int>(i)) ||
-            !inputs[i].isContiguous())
-            return false;
+    std::byte* inBase[kMaxFastOperands];
+    std::byte* outBase[kMaxFastOperands];
+    int64_t inSize[kMaxFastOperands], outSize[kMaxFastOperands];
+    for (size_t i = 0; i < nin; ++i) {
+        const NDArray& a = inputs[i];
+        if (a.dtype() != prog.inputDType(static_cast<int>(i)) || !shapesEqual(a.shape(), shape) || !a.isContiguous()) return false;
+        inSize[i] = static_cast<int64_t>(dtypeSize(a.dtype()));
+        inBase[i] = static_cast<std::byte*>(a.storage()->data()) + a.offset() * inSize[i];
+    }
     bool aliased[kMaxFastOperands] = {};
     int numAliased = 0;
     for (size_t o = 0; o < nout; ++o) {
         const NDArray& out = outputs[o];
-        if (out.dtype() != prog.outputDType(static_cast<int>(o)) || !out.isContiguous()) return false;
-        const ByteRange ro = rangeOf(out);
+        if (out.dtype() != prog.outputDType(static_cast<int>(o)) || !shapesEqual(out.shape(), shape) || !out.isContiguous()) return false;
+        outSize[o] = static_cast<int64_t>(dtypeSize(out.dtype()));
+        outBase[o] = static_cast<std::byte*>(out.storage()->data()) + out.offset() * outSize[o];
+        const std::byte* lo = outBase[o];
+        const std::byte* hi = lo + total * outSize[o];
         for (size_t i = 0; i < nin; ++i) {
-            if (!overlaps(ro, rangeOf(inputs[i]))) continue;
-            if (inputs[i].rawData() != out.rawData() || inputs[i].dtype() != out.dtype()) return false;
+            if (!(inBase[i] < hi && lo < inBase[i] + total * inSize[i])) continue;
+            if (inBase[i] != outBase[o] || inSize[i] != outSize[o]) return false;  // another layout: strided path
             if (!aliased[o]) ++numAliased;
             aliased[o] = true;
         }
     }
     ProgramWorkspace& ws = ProgramWorkspace::local();
     ws.bind(prog, numAliased);
-    std::byte* inBase[kMaxFastOperands];
-    std::byte* outBase[kMaxFastOperands];
-    int64_t inSize[kMaxFastOperands], outSize[kMaxFastOperands];
     void* scratch[kMaxFastOperands];
-    for (size_t i = 0; i < nin; ++i) {
-        inBase[i] = byteAt(inputs[i], 0);
-        inSize[i] = static_cast<int64_t>(dtypeSize(inputs[i].dtype()));
-    }
     int k = 0;
-    for (size_t o = 0; o < nout; ++o) {
-        outBase[o] = byteAt(outputs[o], 0);
-        outSize[o] = static_cast<int64_t>(dtypeSize(outputs[o].dtype()));
-        scratch[o] = aliased[o] ? ws.extraBlock(k++) : nullptr;
-    }
+    for (size_t o = 0; o < nout; ++o) scratch[o] = aliased[o] ? ws.extraBlock(k++) : nullptr;
     const void* ip[kMaxFastOperands];
     void* op[kMaxFastOperands];
     for (int64_t start = 0; start < total; start += kBlockSize) {

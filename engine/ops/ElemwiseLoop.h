@@ -12,6 +12,15 @@ namespace tl {
 
 class ScalarProgram;
 
+/// a == b without a library call (shapes are a few dims; this runs per Scan step).
+inline bool shapesEqual(const Shape& a, const Shape& b) {
+    if (&a == &b) return true;
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
 /// NumPy's broadcast of the input shapes (all of one rank; a dim of size 1
 /// stretches). Throws ExecError starting with `where` naming the shapes otherwise.
 Shape broadcastShapes(std::span<const NDArray> inputs, const std::string& where);
