@@ -17,10 +17,6 @@ namespace {
 
 std::string idName(int64_t id) { return "[id " + idLetters(id) + "]"; }
 
-bool isCompositeInput(const std::string& h) {
-    return h.size() > 1 && h[0] == 'i' && h.size() < 8 && h.find_first_not_of("0123456789", 1) == std::string::npos;
-}
-
 } // namespace
 
 Builder::Builder(Listing& listing, DPrintImport& out) : m_l(listing), m_out(out) {}
@@ -114,14 +110,23 @@ void Builder::classify() {
         const Entity& first = entityOf(m_l.sections[s].outputs.front());
         if (first.scope != static_cast<int>(s)) sc.aliasOf = first.scope;
     }
+    // dprint hands out ids in printing order, so a link to a variable the listing
+    // does not show (cut by a depth limit) names the next unused id; any other
+    // unknown id is a mistake.
+    std::unordered_set<int64_t> seen;
     for (size_t i = 0; i < m_l.occs.size(); ++i) {
         const Occ& o = m_l.occs[i];
+        seen.insert(o.id);
+        if (o.attrs.link && !m_byId.count(*o.attrs.link) && !m_unprintedLinks.count(*o.attrs.link)) {
+            if (*o.attrs.link != static_cast<int64_t>(seen.size()))
+                fail(o.line, "-> " + idName(*o.attrs.link) + " names no variable of the listing");
+            seen.insert(*o.attrs.link);
+            m_unprintedLinks.insert(*o.attrs.link);
+        }
         if (o.header) continue;
         const Entity& e = entityOf(static_cast<int>(i));
         if (e.scope != o.section && m_scopes[static_cast<size_t>(o.section)].aliasOf != e.scope)
             fail(o.line, idName(e.id) + " belongs to another graph (line " + std::to_string(occ(e.def).line) + ")");
-        if (o.attrs.link && !m_byId.count(*o.attrs.link))
-            fail(o.line, "-> " + idName(*o.attrs.link) + " names no variable of the listing");
     }
     for (size_t i = 0; i < m_entities.size(); ++i)
         m_scopeEntities[static_cast<size_t>(m_entities[i].scope)].push_back(static_cast<int>(i));
@@ -175,10 +180,17 @@ Variable* Builder::leafVar(Entity& e) {
     }
     if (auto lit = parseLiteral(o.head)) return e.var = makeConstant(e, o, *lit, g);
     const std::string& h = o.head;
-    if (sc.kind == ScopeKind::ScanBody) fail(o.line, "'" + h + "' in a Scan body is neither an inner input (*k-...) nor a constant");
-    if (sc.kind == ScopeKind::CompositeBody && !isCompositeInput(h))
-        fail(o.line, "'" + h + "' in a Composite body is neither an input i<k> nor a constant");
-    if (sc.kind != ScopeKind::Outer) fail(o.line, "'" + h + "' is not an input of its inner graph");
+    if (sc.kind != ScopeKind::Outer) {
+        // Inner graphs have no named inputs: a node whose inputs a depth limit cut off.
+        bool guessed = false;
+        Type t = leafType(o, "'" + h + "'", &guessed);
+        note(o.line, "'" + h + "' in an inner graph is neither an inner input nor a constant: taken as a node whose inputs "
+                     "are not printed, imported as opaque");
+        if (sc.kind == ScopeKind::CompositeBody) sc.unbuildable = "its body is not fully printed";
+        Node* n = g.addNode(makeOpaque(h, {t}), {});
+        if (guessed) m_guessed.insert(n->output(0));
+        return e.var = n->output(0);
+    }
     bool guessed = false;
     Type t;
     std::string name;

@@ -84,6 +84,7 @@ private:
     std::vector<Scope> m_scopes;  ///< [0] outer, [s] section s
     std::unordered_set<const Variable*> m_guessed;  ///< variables whose type the listing did not fully print
     std::vector<std::vector<int>> m_scopeEntities;  ///< entities belonging to each scope
+    std::unordered_set<int64_t> m_unprintedLinks;   ///< `-> [id X]` targets the listing does not show
 };
 
 } // namespace tl::dpimport

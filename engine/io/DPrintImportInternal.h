@@ -5,7 +5,9 @@
 //   DPrintImportOps.cpp       printed op names -> ops with their parameters
 //   DPrintImportComposite.cpp a Composite's scalar graph from its printed name
 //   DPrintImportScan.cpp      a Scan's layout from op-info tags or from links and types
-//   DPrintImportBuild.cpp     entities and scopes -> graphs (iterative)
+//   DPrintImportBuild.cpp     entities and scopes -> graphs (iterative), leaves, importDprint
+//   DPrintImportNodes.cpp     Apply entities -> nodes (Composite, plain ops, Opaque)
+//   DPrintImportScanBody.cpp  Scan nodes: evidence, body inputs, the ScanOp
 #include "exec/NDArray.h"
 #include "io/FormatError.h"
 #include "ir/Graph.h"
