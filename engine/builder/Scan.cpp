@@ -205,6 +205,8 @@ ScanResult scan(GraphBuilder& b, const StepFn& step, const ScanArgs& args) {
     for (int i : nitSot) innerOuts.push_back(r.outputs[i]);
     for (const Var& u : r.updates) innerOuts.push_back(u);
     if (r.until.valid()) innerOuts.push_back(r.until);
+    // An output taken straight from the enclosing graph becomes a captured non_sequence too.
+    for (Var& o : innerOuts) o = inner.capture(o);
     const auto captures = inner.captures();  // explicit non_sequences first, then what the step used
     ScanInfo info;
     info.nSeqs = static_cast<int>(seqs.size());

@@ -458,6 +458,39 @@ private slots:
         QCOMPARE(op.params()["info"]["n_sit_sot"].get<int>(), 1);
     }
 
+    // n_steps given as a variable: buffer sizes become graph arithmetic (n_steps + init_l).
+    void symbolicNSteps() {
+        GraphBuilder b;
+        Var n = b.input("n", DType::Int64, {});
+        Var x0 = b.input("x0", DType::Float64, {2});
+        Var f0 = b.input("f0", DType::Float64, {kUnknownDim});
+        auto r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{a[0] * 0.5 + 1, a[1] + a[2]}}; },
+                      ScanArgs{.outputsInfo = {OutputInfo(x0), OutputInfo(f0, {-2, -1})}, .nSteps = IntArg(n)});
+        auto g = b.finish(r.outputs);
+        for (int steps : {0, 1, 6}) {
+            auto out = run(*g, {i64(steps), f64({2}, {0, 4}), f64({3}, {1, 1, 99})});
+            auto a = halfTrace(0, steps), c = halfTrace(4, steps);
+            std::vector<double> want, fib{1, 1};
+            for (int k = 1; k <= steps; ++k) want.insert(want.end(), {a[k], c[k]});
+            TL_COMPARE_ARRAYS(out[0], f64({steps, 2}, want), 0, 0);
+            for (int k = 0; k < steps; ++k) fib.push_back(fib[fib.size() - 1] + fib[fib.size() - 2]);
+            TL_COMPARE_ARRAYS(out[1], f64({steps}, std::vector<double>(fib.begin() + 2, fib.end())), 0, 0);
+        }
+    }
+
+    // A step output taken straight from the enclosing graph is captured like any other use.
+    void stepReturnsAnOuterVariable() {
+        GraphBuilder b;
+        Var w = b.input("w", DType::Float64, {2});
+        Var x0 = b.input("x0", DType::Float64, {2});
+        auto r = scan(b, [&](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{w, a[0] + w}}; },
+                      ScanArgs{.outputsInfo = {OutputInfo::none(), OutputInfo(x0)}, .nSteps = 3});
+        auto g = b.finish(r.outputs);
+        auto out = run(*g, {f64({2}, {1, 2}), f64({2}, {0, 10})});
+        TL_COMPARE_ARRAYS(out[0], f64({3, 2}, {1, 2, 1, 2, 1, 2}), 0, 0);
+        TL_COMPARE_ARRAYS(out[1], f64({3, 2}, {1, 12, 2, 14, 3, 16}), 0, 0);
+    }
+
     // n_steps = 1: PyTensor applies the step once without a loop.
     void oneStepHasNoLoop() {
         GraphBuilder b;
