@@ -42,13 +42,14 @@ public:
         for (Node* m : members) m_inGroup.insert(m);
     }
 
-    /// False when the composite would have no inputs (all were inlined constants).
+    /// False when the composite would have no inputs (all were inlined constants) or no
+    /// outputs (every member is dead code no graph output needs).
     bool build() {
         for (Node* m : m_members) addMember(*m);
         for (Node* m : m_members)
             for (Variable* o : m->outputs())
                 if (readOutside(*o)) m_replacements.emplace_back(o, outputIndex(m_map.at(o)));
-        if (m_externals.empty()) return false;
+        if (m_externals.empty() || m_outputs.empty()) return false;
         m_scalar.setOutputs(m_outputs);
         return true;
     }
@@ -135,11 +136,11 @@ private:
     std::vector<std::pair<Variable*, int>> m_replacements;
 };
 
-void fuse(Rewriter& rewriter, const std::vector<Node*>& members) {
+bool fuse(Rewriter& rewriter, const std::vector<Node*>& members) {
     auto builder = std::make_unique<CompositeBuilder>(members, true);
     if (!builder->build()) {
         builder = std::make_unique<CompositeBuilder>(members, false);
-        builder->build();
+        if (!builder->build()) return false;  // dead members: nothing reads them
     }
     std::string ids;
     for (const Node* m : members) ids += (ids.empty() ? "" : ", ") + std::to_string(m->id());
@@ -158,6 +159,7 @@ void fuse(Rewriter& rewriter, const std::vector<Node*>& members) {
     rewriter.attribute(fusedId, "fused", "", ids, detail);
     rewriter.cloned(fusedId, root);
     rewriter.endRewrite(kName, true);
+    return true;
 }
 
 class ElemwiseFusion final : public GraphPass {
@@ -165,9 +167,9 @@ public:
     std::string_view name() const override { return kName; }
     std::vector<std::string> tags() const override { return {"fast_run", "fusion", "elemwise"}; }
     bool run(Rewriter& rewriter, const RewriteOptions&) override {
-        const std::vector<FusionGroup> groups = findFusionGroups(rewriter.graph());
-        for (const FusionGroup& g : groups) fuse(rewriter, g.members);
-        return !groups.empty();
+        bool changed = false;
+        for (const FusionGroup& g : findFusionGroups(rewriter.graph())) changed |= fuse(rewriter, g.members);
+        return changed;
     }
 };
 

@@ -6,16 +6,23 @@
 #include <optional>
 #include <unordered_map>
 
-// The partition is built in one walk in topological order. Every node gets a
-// "taint": the groups it depends on other than its own (through any path).
-// A node may join group G when no producer has G in its taint: a producer
-// outside G that depends on G would make the contracted group both feed and
-// read that producer (a cycle). Two groups may merge (through a node joining
-// both) when neither group's members depend on the other. A group that can
-// no longer grow (no unprocessed consumer of its members, no shared input with
-// an unprocessed reader) is "sealed" and dropped from every taint, so taints
-// stay as small as the number of groups still open: linear on chains, on
-// stages separated by reductions, and on scan bodies.
+// The partition is built in one walk in topological order, on the graph as it
+// will be once every group is contracted to one node: a group depends on
+// whatever any of its members depends on. Each node outside a group keeps
+// `deps`, the groups it depends on; each group keeps `gdeps`, the groups its
+// members depend on (never itself).
+// - A node may join group G unless one of its producers (outside G) depends on
+//   G: G would then both feed and read that producer (a cycle).
+// - Groups merge through a node joining several only when neither depends on
+//   the other.
+// - Once something outside G has read a member, G is "frozen": it may still
+//   grow, but not gain dependencies, so every set computed downstream of G
+//   stays complete (otherwise two groups could each feed the other through
+//   members that are not connected among themselves).
+// - A group that can no longer grow (no unvisited reader of its members, no
+//   shared input with an unvisited reader) is "sealed" and dropped from every
+//   set: sets hold only open groups, so the walk is linear on chains, on stages
+//   separated by reductions, and on scan bodies.
 
 namespace tl {
 
@@ -41,12 +48,6 @@ std::optional<Pattern> fusionPattern(const Node& n) {
     return p;
 }
 
-int nodeClients(const Variable& v) {
-    int c = 0;
-    for (const Client& cl : v.clients()) c += cl.node != nullptr;
-    return c;
-}
-
 class Partitioner {
 public:
     Partitioner(const Graph& g, bool siblings) : m_siblings(siblings), m_topo(g.toposort()) {
@@ -60,12 +61,25 @@ public:
         m_index.assign(static_cast<size_t>(g.nextNodeId() - m_nodeBase), -1);
         m_vars.resize(static_cast<size_t>(g.nextVarId() - m_varBase));
         for (size_t i = 0; i < m_topo.size(); ++i) m_index[static_cast<size_t>(m_topo[i]->id() - m_nodeBase)] = static_cast<int>(i);
+        // Dead nodes (no graph output needs them) are invisible: they are never fused
+        // and their reads freeze or hold open no group.
+        m_needed.assign(m_topo.size(), 0);
+        std::vector<const Node*> stack;
+        for (const Variable* o : g.outputs())
+            if (o->owner() && !m_needed[indexOf(o->owner())]++) stack.push_back(o->owner());
+        while (!stack.empty()) {
+            const Node* n = stack.back();
+            stack.pop_back();
+            for (const Variable* v : n->inputs())
+                if (v->owner() && !m_needed[indexOf(v->owner())]++) stack.push_back(v->owner());
+        }
         m_groupOf.assign(m_topo.size(), -1);
-        m_taint.resize(m_topo.size());
+        m_deps.resize(m_topo.size());
     }
 
     std::vector<FusionGroup> run() {
-        for (size_t i = 0; i < m_topo.size(); ++i) visit(static_cast<int>(i));
+        for (size_t i = 0; i < m_topo.size(); ++i)
+            if (m_needed[i]) visit(static_cast<int>(i));
         std::unordered_map<int, size_t> slot;
         std::vector<FusionGroup> groups;
         for (size_t i = 0; i < m_topo.size(); ++i) {
@@ -83,10 +97,12 @@ public:
     }
 
 private:
+    // Per variable: the last few groups that read it (sibling candidates for its later
+    // readers), each counted in that group's m_interest while the variable has unvisited readers.
+    static constexpr size_t kSiblingGroups = 4;
     struct VarState {
-        int processed = 0;   // clients already visited
-        int group = -1;      // the last group that read this variable
-        bool counted = false;  // counted in that group's m_interest
+        int processed = 0;          // readers already visited
+        std::vector<int> groups;    // most recent last
     };
 
     int find(int g) {
@@ -98,6 +114,11 @@ private:
             g = next;
         }
         return r;
+    }
+    int nodeClients(const Variable& v) const {
+        int c = 0;
+        for (const Client& cl : v.clients()) c += cl.node && m_needed[indexOf(cl.node)];
+        return c;
     }
     int indexOf(const Node* n) const { return m_index[static_cast<size_t>(n->id() - m_nodeBase)]; }
     VarState& state(const Variable* v) { return m_vars[static_cast<size_t>(v->id() - m_varBase)]; }
@@ -116,7 +137,8 @@ private:
         m_parent.push_back(id);
         m_pending.push_back(0);
         m_interest.push_back(0);
-        m_groupTaint.emplace_back();
+        m_groupDeps.emplace_back();
+        m_frozen.push_back(0);
         m_pattern.push_back(std::move(p));
         return id;
     }
@@ -124,13 +146,15 @@ private:
         a = find(a);
         b = find(b);
         if (a == b) return a;
-        if (m_groupTaint[a].size() < m_groupTaint[b].size()) std::swap(a, b);
+        if (m_groupDeps[a].size() < m_groupDeps[b].size()) std::swap(a, b);
         m_parent[b] = a;
         m_pending[a] += m_pending[b];
         m_interest[a] += m_interest[b];
-        m_groupTaint[a].insert(m_groupTaint[a].end(), m_groupTaint[b].begin(), m_groupTaint[b].end());
-        std::vector<int>().swap(m_groupTaint[b]);
-        canon(m_groupTaint[a]);
+        m_frozen[a] = m_frozen[a] || m_frozen[b];
+        m_groupDeps[a].insert(m_groupDeps[a].end(), m_groupDeps[b].begin(), m_groupDeps[b].end());
+        std::vector<int>().swap(m_groupDeps[b]);
+        canon(m_groupDeps[a]);
+        m_groupDeps[a].erase(std::remove(m_groupDeps[a].begin(), m_groupDeps[a].end(), a), m_groupDeps[a].end());
         return a;
     }
     bool shareable(const Variable& v, const Pattern& p) const {
@@ -138,19 +162,29 @@ private:
         return m_siblings && !v.isConstant() && tensorPattern(v.type(), q) && q == p;
     }
 
+    // Sorted, canonical `a` contains every element of sorted, canonical `b`.
+    static bool includes(const std::vector<int>& a, const std::vector<int>& b) {
+        return std::includes(a.begin(), a.end(), b.begin(), b.end());
+    }
+
     void visit(int i) {
         const Node& n = *m_topo[i];
-        // What the producers depend on: `blocked` through paths that left a group,
-        // `all` also counting the producers' own groups.
-        std::vector<int> blocked, all;
+        // `up`: what the producers depend on (a producer in a group: everything its
+        // group depends on); `all`: also the producers' own groups.
+        std::vector<int> up, all;
         for (const Variable* v : n.inputs()) {
             if (!v->owner()) continue;
             const int j = indexOf(v->owner());
-            blocked.insert(blocked.end(), m_taint[j].begin(), m_taint[j].end());
-            if (m_groupOf[j] >= 0) all.push_back(m_groupOf[j]);
+            if (m_groupOf[j] >= 0) {
+                const int g = find(m_groupOf[j]);
+                all.push_back(g);
+                up.insert(up.end(), m_groupDeps[g].begin(), m_groupDeps[g].end());
+            } else {
+                up.insert(up.end(), m_deps[j].begin(), m_deps[j].end());
+            }
         }
-        all.insert(all.end(), blocked.begin(), blocked.end());
-        canon(blocked);
+        all.insert(all.end(), up.begin(), up.end());
+        canon(up);
         canon(all);
 
         const std::optional<Pattern> pattern = fusionPattern(n);
@@ -164,17 +198,33 @@ private:
             };
             for (const Variable* v : n.inputs()) {
                 if (v->owner() && m_groupOf[indexOf(v->owner())] >= 0) offer(m_groupOf[indexOf(v->owner())]);
-                if (shareable(*v, *pattern) && state(v).group >= 0) offer(state(v).group);
+                if (shareable(*v, *pattern))
+                    for (int g : state(v).groups) offer(g);
             }
         }
-        std::vector<int> chosen;
-        for (int g : candidates) {
-            if (has(blocked, g)) continue;
-            canon(m_groupTaint[g]);
-            bool ok = true;
+        // The candidates n joins together: none blocked, none depending on another, and no
+        // frozen one gaining dependencies. A group dropped for the last reason is left out
+        // and the choice redone (at most once per candidate).
+        std::vector<int> chosen, excluded;
+        for (bool redo = true; redo;) {
+            chosen.clear();
+            for (int g : candidates) {
+                if (has(up, g) || std::find(excluded.begin(), excluded.end(), g) != excluded.end()) continue;
+                canon(m_groupDeps[g]);
+                bool ok = true;
+                for (int h : chosen) ok &= !has(m_groupDeps[g], h) && !has(m_groupDeps[h], g);
+                if (ok) chosen.push_back(g);
+            }
+            std::vector<int> combined = all;
+            for (int h : chosen) combined.insert(combined.end(), m_groupDeps[h].begin(), m_groupDeps[h].end());
+            canon(combined);
+            for (int h : chosen) combined.erase(std::remove(combined.begin(), combined.end(), h), combined.end());
+            redo = false;
             for (int h : chosen)
-                if (has(m_groupTaint[g], h) || has(m_groupTaint[h], g)) ok = false;
-            if (ok) chosen.push_back(g);
+                if (m_frozen[h] && !includes(m_groupDeps[h], combined)) {
+                    excluded.push_back(h);
+                    redo = true;
+                }
         }
 
         int group = -1;
@@ -189,20 +239,25 @@ private:
         canon(all);  // merges may have renamed groups
         if (group >= 0) {
             all.erase(std::remove(all.begin(), all.end(), group), all.end());
-            std::vector<int>& gt = m_groupTaint[group];
-            gt.insert(gt.end(), all.begin(), all.end());
-            canon(gt);
+            std::vector<int>& gd = m_groupDeps[group];
+            gd.insert(gd.end(), all.begin(), all.end());
+            canon(gd);
             for (const Variable* o : n.outputs()) m_pending[group] += nodeClients(*o);
+        } else {
+            m_deps[i] = std::move(all);
         }
-        m_taint[i] = std::move(all);
 
-        // The edges into n are now visited.
+        // The edges into n are now visited; a group read from outside is frozen.
         for (const Variable* v : n.inputs()) {
-            if (v->owner() && m_groupOf[indexOf(v->owner())] >= 0) --m_pending[find(m_groupOf[indexOf(v->owner())])];
+            if (v->owner() && m_groupOf[indexOf(v->owner())] >= 0) {
+                const int g = find(m_groupOf[indexOf(v->owner())]);
+                --m_pending[g];
+                if (g != group) m_frozen[g] = 1;
+            }
             VarState& s = state(v);
-            if (++s.processed == nodeClients(*v) && s.counted) {
-                --m_interest[find(s.group)];
-                s.counted = false;
+            if (++s.processed == nodeClients(*v)) {
+                for (int g : s.groups) --m_interest[find(g)];
+                s.groups.clear();
             }
         }
         // A later reader of one of n's full-size inputs may join n's group as a sibling.
@@ -210,10 +265,15 @@ private:
             for (const Variable* v : n.inputs()) {
                 if (!shareable(*v, *pattern)) continue;
                 VarState& s = state(v);
-                if (s.counted) --m_interest[find(s.group)];
-                s.group = group;
-                s.counted = s.processed < nodeClients(*v);
-                if (s.counted) ++m_interest[group];
+                if (s.processed >= nodeClients(*v)) continue;  // no reader left to join
+                auto same = [&](int g) { return find(g) == group; };
+                if (std::any_of(s.groups.begin(), s.groups.end(), same)) continue;
+                if (s.groups.size() == kSiblingGroups) {
+                    --m_interest[find(s.groups.front())];
+                    s.groups.erase(s.groups.begin());
+                }
+                s.groups.push_back(group);
+                ++m_interest[group];
             }
     }
 
@@ -222,12 +282,14 @@ private:
     NodeId m_nodeBase = 0;
     VarId m_varBase = 0;
     std::vector<int> m_index;                  // per node id: position in m_topo, or -1
+    std::vector<char> m_needed;                // per node: some graph output depends on it
     std::vector<int> m_groupOf;                // per node: raw group id, or -1
-    std::vector<std::vector<int>> m_taint;     // per node
+    std::vector<std::vector<int>> m_deps;      // per node outside every group: the groups it depends on
     std::vector<int> m_parent;                 // per group: union-find
     std::vector<int64_t> m_pending;            // unvisited node clients of the members' outputs
     std::vector<int64_t> m_interest;           // shared inputs whose readers are not all visited
-    std::vector<std::vector<int>> m_groupTaint;  // union of the members' taints
+    std::vector<std::vector<int>> m_groupDeps;  // the groups the members depend on
+    std::vector<char> m_frozen;                // read from outside: may not gain dependencies
     std::vector<Pattern> m_pattern;
     std::vector<VarState> m_vars;              // per variable id
 };

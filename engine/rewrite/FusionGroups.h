@@ -23,7 +23,8 @@ struct FusionGroup {
 /// member. A group is joined through a producer/consumer edge or, when
 /// `siblings` is set, through a shared full-size input (two elementwise
 /// computations on the same array, as `exp(x) - 5` and `exp(x) * dx`). Nodes in
-/// no group are left alone. Contracting every group gives an acyclic graph.
+/// no group, and nodes no graph output needs, are left alone. Contracting every
+/// group gives an acyclic graph.
 std::vector<FusionGroup> findFusionGroups(const Graph& g, bool siblings = true);
 
 } // namespace tl
