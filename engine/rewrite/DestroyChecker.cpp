@@ -55,11 +55,13 @@ std::string aliasMapText(const AliasMap& m) {
 }
 
 DestroyChecker::DestroyChecker(const Graph& g) {
-    for (const Node* n : g.toposort()) {
+    const std::vector<Node*> topo = g.toposort();
+    for (const Node* n : topo) {
         m_ord[n] = static_cast<int>(m_at.size());
         m_at.push_back(n);
     }
-    for (const Node* n : m_at)
+    // Over the original order: registering reorders m_at.
+    for (const Node* n : topo)
         for (const auto& [k, ins] : n->op().destroyMap())
             for (int i : ins) (void)tryDestroy(*n, i);
 }

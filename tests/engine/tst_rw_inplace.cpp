@@ -5,11 +5,14 @@
 #include "FusionTestUtil.h"
 #include "RewriteCheck.h"
 #include "builder/Indexing.h"
+#include "exec/Executor.h"
 #include "rewrite/DestroyHandler.h"
 #include "rewrite/Rewrites.h"
 
 #include <QElapsedTimer>
 #include <QtTest>
+
+#include <random>
 
 using namespace tl;
 using namespace tl::test;
@@ -149,6 +152,50 @@ private slots:
             for (const MatchFailure& f : failures)
                 found |= f.rewrite == "inplace_elemwise" && f.reason.find("reads the value after this node") != std::string::npos;
         QVERIFY(found);
+    }
+
+    void randomGraphsWithViewsStayValid() {
+        // Random mixes of views (Transpose, Subtensor), Inc/SetSubtensor and Elemwise
+        // through both inplace passes and output protection: each pass validated, the
+        // executor never has to copy a destroyed input, the numbers unchanged.
+        std::mt19937 rng(999);
+        auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+        Pipeline p;
+        {
+            std::vector<std::unique_ptr<GraphPass>> inplace, protection;
+            inplace.push_back(makeInplaceSetSubtensor());
+            inplace.push_back(makeInplaceElemwise());
+            protection.push_back(makeOutputProtection());
+            p.addPhase("inplace", std::move(inplace));
+            p.addPhase("output_protection", std::move(protection));
+        }
+        for (int trial = 0; trial < 150; ++trial) {
+            GraphBuilder b;
+            std::vector<Var> pool{b.input("x", DType::Float64, {4, 4}), b.input("y", DType::Float64, {4, 4})};
+            Var row = vec(b, "v", 4);
+            const int n = 5 + pick(40);
+            for (int k = 0; k < n; ++k) {
+                Var a = pool[pool.size() - 1 - pick(std::min<int>(static_cast<int>(pool.size()), 5))];
+                Var c = pool[pick(static_cast<int>(pool.size()))];
+                switch (pick(9)) {
+                case 0: pool.push_back(sin(a)); break;
+                case 1: pool.push_back(transpose(a)); break;
+                case 2: pool.push_back(a + c); break;
+                case 3: pool.push_back(incSubtensor(a, row, {pick(4)})); break;
+                case 4: pool.push_back(setSubtensor(a, index(c, pick(4)), {pick(4)})); break;
+                case 5: pool.push_back(a * transpose(c)); break;
+                case 6: pool.push_back(a - expandDims(index(c, 1), 0)); break;
+                case 7: pool.push_back(exp(a * 0.1) + c); break;
+                default: pool.push_back(cos(c) * a); break;
+                }
+            }
+            std::vector<Var> outs{pool.back()};
+            for (int k = pick(4); k > 0; --k) outs.push_back(pool[pick(static_cast<int>(pool.size()))]);
+            auto g = b.finish(outs);
+            RewriteOutcome r = rewriteAndCompare(*g, p, {}, static_cast<uint64_t>(trial) + 1);
+            QVERIFY2(r.mismatch.empty(), ("trial " + std::to_string(trial) + ": " + r.mismatch).c_str());
+            QVERIFY2(CompiledGraph(*r.after).protectedDestroyers().empty(), ("trial " + std::to_string(trial)).c_str());
+        }
     }
 
     void longChainAndWideFanOutAreFast() {
