@@ -8,6 +8,7 @@
 #endif
 
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 
 namespace {
@@ -22,6 +23,15 @@ void printOverview() {
         std::cout << "  " << c.name << std::string(16 - std::strlen(c.name), ' ') << c.summary << "\n";
     std::cout << "\n`tensorlens COMMAND --help` describes a command. Exit codes: 0 ok, 1 failure, 2 usage error.\n";
 }
+
+#ifndef TL_HAVE_GUI_MAIN
+// The built-in example written to a temporary JSON file, for the text commands.
+std::string exampleFile(const std::string& name) {
+    const std::string path = (std::filesystem::temp_directory_path() / ("tensorlens-" + name + ".json")).string();
+    tl::cli::cmdExample({name, "-o", path});
+    return path;
+}
+#endif
 
 } // namespace
 
@@ -53,6 +63,16 @@ int main(int argc, char** argv) {
 #ifdef TL_HAVE_GUI_MAIN
     return tl::gui::runGui(argc, argv);
 #else
+    // Without the GUI, `--example NAME` shows the example as text: its dprint and its outputs.
+    if (argc == 3 && std::string(argv[1]) == "--example") {
+        try {
+            const std::string name = argv[2];
+            return tl::cli::cmdPrint({"--type", exampleFile(name)}) || tl::cli::cmdRun({exampleFile(name)});
+        } catch (const std::exception& e) {
+            std::cerr << "tensorlens: error: " << e.what() << "\n";
+            return 1;
+        }
+    }
     if (argc >= 2) {
         std::cerr << "tensorlens: unknown command '" << argv[1] << "' (this build has no GUI)\n";
         return 2;
