@@ -7,6 +7,7 @@
 #include "rewrite/RewriteBase.h"
 #include "rewrite/Rewrites.h"
 #include "rewrite/ScanRebuild.h"
+#include "rewrite/StepGraphCopy.h"
 
 #include <unordered_map>
 #include <unordered_set>
@@ -68,19 +69,6 @@ ScanInfo mergedInfo(const std::vector<const ScanInfo*>& parts) {
     return m;
 }
 
-// Copies the nodes of `src` into `dst`; `map` holds src inputs already placed.
-void copyNodes(Graph& dst, const Graph& src, std::unordered_map<const Variable*, Variable*>& map) {
-    for (const Variable* c : src.constants()) map[c] = dst.addConstant(c->constantValue(), c->type(), c->name());
-    for (const Node* n : src.toposort()) {
-        std::vector<Variable*> ins;
-        for (const Variable* v : n->inputs()) ins.push_back(map.at(v));
-        std::vector<Type> types;
-        for (const Variable* o : n->outputs()) types.push_back(o->type());
-        Node* c = dst.addNode(n->opPtr(), std::move(ins), std::nullopt, &types);
-        for (int k = 0; k < n->numOutputs(); ++k) map[n->output(k)] = c->output(k);
-    }
-}
-
 // The step graphs of `loops` side by side, inputs and outputs category by category.
 std::shared_ptr<const Graph> mergedInner(const std::vector<const ScanOp*>& loops) {
     auto g = std::make_shared<Graph>();
@@ -93,7 +81,7 @@ std::shared_ptr<const Graph> mergedInner(const std::vector<const ScanOp*>& loops
             for (int k = ranges[l].innerIn[c].first; k < ranges[l].innerIn[c].second; ++k)
                 maps[l][src.inputs()[k]] = g->addInput(src.inputs()[k]->type());
         }
-    for (size_t l = 0; l < loops.size(); ++l) copyNodes(*g, *loops[l]->inner(), maps[l]);
+    for (size_t l = 0; l < loops.size(); ++l) copyNodesInto(*g, *loops[l]->inner(), maps[l]);
     std::vector<Variable*> outs;
     for (size_t c = 0; c < ranges[0].innerOut.size(); ++c)
         for (size_t l = 0; l < loops.size(); ++l) {

@@ -8,6 +8,7 @@
 #include "ops/Scan.h"
 #include "rewrite/RewriteBase.h"
 #include "rewrite/Rewrites.h"
+#include "rewrite/StepGraphCopy.h"
 
 #include <unordered_map>
 
@@ -56,15 +57,7 @@ public:
         std::unordered_map<const Variable*, Variable*> map;
         for (const Variable* in : old.inputs()) map[in] = g->addInput(in->type());
         for (auto [j, i] : m.alias) map[old.inputs()[j]] = map.at(old.inputs()[i]);
-        for (const Variable* c : old.constants()) map[c] = g->addConstant(c->constantValue(), c->type(), c->name());
-        for (const Node* n : old.toposort()) {
-            std::vector<Variable*> ins;
-            for (const Variable* in : n->inputs()) ins.push_back(map.at(in));
-            std::vector<Type> types;
-            for (const Variable* o : n->outputs()) types.push_back(o->type());
-            Node* c = g->addNode(n->opPtr(), std::move(ins), std::nullopt, &types);
-            for (int k = 0; k < n->numOutputs(); ++k) map[n->output(k)] = c->output(k);
-        }
+        copyNodesInto(*g, old, map);
         std::vector<Variable*> outs;
         for (const Variable* o : old.outputs()) outs.push_back(map.at(o));
         g->setOutputs(std::move(outs));
@@ -72,11 +65,7 @@ public:
         Node* fresh = rw.create(makeScan(scan.info(), g, scan.scanName(), scan.inplaceStates(), scan.reuseProvenSafe()), std::move(ins));
         rw.cloned(fresh->id(), node.id());
         rw.attribute(fresh->id(), "merged_inputs", "", std::to_string(m.alias.size()) + " duplicate input(s) read once");
-        std::vector<VarId> olds;
-        for (Variable* o : node.outputs()) olds.push_back(o->id());
-        for (size_t k = 0; k < olds.size(); ++k)
-            if (Variable* o = rw.graph().findVariable(olds[k]); o && !o->clients().empty())
-                rw.replace(o, fresh->output(static_cast<int>(k)));
+        replaceOutputsWith(rw, node, *fresh);
     }
 };
 

@@ -2,6 +2,7 @@
 
 #include "ops/DimShuffle.h"
 #include "ops/Elemwise.h"
+#include "rewrite/StepGraphCopy.h"
 
 #include <stdexcept>
 
@@ -127,19 +128,8 @@ Node* rebuildWithNewInputs(Rewriter& rw, Node& scanNode,
     for (auto& [stepVar, outerVar] : newSeqs) map[stepVar] = g->addInput(stepVar->type());
     place(info.nSeqs, info.numInnerInputs());
     for (auto& [stepVar, outerVar] : newNonSeqs) map[stepVar] = g->addInput(stepVar->type());
-    for (const Variable* c : old.constants()) map[c] = g->addConstant(c->constantValue(), c->type(), c->name());
-    for (const Node* n : old.toposort()) {
-        bool allMapped = true;
-        for (const Variable* o : n->outputs()) allMapped = allMapped && map.count(o);
-        if (allMapped) continue;  // its value now comes in from outside
-        std::vector<Variable*> ins;
-        for (const Variable* in : n->inputs()) ins.push_back(map.at(in));
-        std::vector<Type> types;
-        for (const Variable* o : n->outputs()) types.push_back(o->type());
-        Node* c = g->addNode(n->opPtr(), std::move(ins), std::nullopt, &types);
-        for (int k = 0; k < n->numOutputs(); ++k)
-            if (!map.count(n->output(k))) map[n->output(k)] = c->output(k);
-    }
+    // Pushed-out values are already mapped to their new inputs, so their nodes are not copied.
+    copyNodesInto(*g, old, map);
     std::vector<Variable*> outs;
     for (const Variable* o : old.outputs()) outs.push_back(map.at(o));
     g->setOutputs(std::move(outs));
@@ -155,11 +145,7 @@ Node* rebuildWithNewInputs(Rewriter& rw, Node& scanNode,
     for (auto& [stepVar, outerVar] : newNonSeqs) ins.push_back(outerVar);
     Node* fresh = rw.create(makeScan(ni, g, op.scanName(), op.inplaceStates(), op.reuseProvenSafe()), std::move(ins));
     rw.cloned(fresh->id(), scanNode.id());
-    std::vector<VarId> oldOuts;
-    for (Variable* o : scanNode.outputs()) oldOuts.push_back(o->id());
-    for (size_t k = 0; k < oldOuts.size(); ++k)
-        if (Variable* o = rw.graph().findVariable(oldOuts[k]); o && !o->clients().empty())
-            rw.replace(o, fresh->output(static_cast<int>(k)));
+    replaceOutputsWith(rw, scanNode, *fresh);
     return fresh;
 }
 

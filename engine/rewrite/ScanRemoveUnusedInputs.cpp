@@ -6,6 +6,7 @@
 #include "ops/Scan.h"
 #include "rewrite/RewriteBase.h"
 #include "rewrite/Rewrites.h"
+#include "rewrite/StepGraphCopy.h"
 
 #include <unordered_map>
 
@@ -64,15 +65,7 @@ public:
             const Variable* outer = node.input(info.outerInNonSeqs() + (i - info.innerInNonSeqs()));
             map[old.inputs()[i]] = g->addConstant(outer->constantValue(), old.inputs()[i]->type());
         }
-        for (const Variable* c : old.constants()) map[c] = g->addConstant(c->constantValue(), c->type(), c->name());
-        for (const Node* n : old.toposort()) {
-            std::vector<Variable*> ins;
-            for (const Variable* in : n->inputs()) ins.push_back(map.at(in));
-            std::vector<Type> types;
-            for (const Variable* o : n->outputs()) types.push_back(o->type());
-            Node* c = g->addNode(n->opPtr(), std::move(ins), std::nullopt, &types);
-            for (int k = 0; k < n->numOutputs(); ++k) map[n->output(k)] = c->output(k);
-        }
+        copyNodesInto(*g, old, map);
         std::vector<Variable*> outs;
         for (const Variable* o : old.outputs()) outs.push_back(map.at(o));
         g->setOutputs(std::move(outs));
@@ -88,11 +81,7 @@ public:
         rw.attribute(fresh->id(), "removed_inputs", "",
                      std::to_string(m.dropInner.size()) + " unused, " + std::to_string(m.constantInner.size()) +
                          " constant made internal");
-        std::vector<VarId> olds;
-        for (Variable* o : node.outputs()) olds.push_back(o->id());
-        for (size_t k = 0; k < olds.size(); ++k)
-            if (Variable* o = rw.graph().findVariable(olds[k]); o && !o->clients().empty())
-                rw.replace(o, fresh->output(static_cast<int>(k)));
+        replaceOutputsWith(rw, node, *fresh);
     }
 };
 
