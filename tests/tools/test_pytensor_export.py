@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""tools/pytensor_export.py against a real PyTensor: every exported graph loads in
+tensorlens, prints as PyTensor's dprint prints it, and runs to PyTensor's outputs.
+
+    python3 tests/tools/test_pytensor_export.py --app path/to/tensorlens [--shared ../shared]
+
+Skipped (exit 0, "skipped: ...") when `import pytensor` fails. Cases: small graphs
+built here (elementwise, Composite, Scan with sit_sot / mit_sot / sequences /
+nit_sot / non_sequences / while) as variables, FunctionGraph and compiled FAST_RUN
+Function, and every oracle case in shared/oracle (both compiled modes and the
+graph before rewriting). Ends with "N passed, M failed".
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+
+try:
+    import numpy as np
+    import pytensor
+    import pytensor.tensor as pt
+    from pytensor.graph.fg import FunctionGraph
+except Exception as e:  # noqa: BLE001 - any import failure means: no PyTensor here
+    print(f"skipped: PyTensor is not importable here ({type(e).__name__}: {e})")
+    sys.exit(0)
+
+import pytensor_export  # noqa: E402
+
+RTOL = 1e-12
+
+
+def run_app(app, *args):
+    p = subprocess.run([app, *args], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise AssertionError(f"tensorlens {' '.join(args)} failed ({p.returncode}): {p.stderr.strip()}")
+    return p.stdout
+
+
+def normalise_temps(text):
+    return re.sub(r"'t[0-9]+'", "'t#'", text)
+
+
+def to_array(data, shape):
+    def conv(x):
+        if isinstance(x, list):
+            return [conv(y) for y in x]
+        if isinstance(x, str):
+            return float(x)  # "nan", "inf", "-inf"
+        return float(x)
+    return np.array(conv(data), dtype=float).reshape(shape)
+
+
+def check(app, tmp, name, obj, inputs, expected, compare_dprint=None, allow_opaque=False):
+    """Exports `obj`, loads it in tensorlens, compares its run with `expected` and,
+    for compiled graphs, its print with PyTensor's dprint."""
+    notes = []
+    path = os.path.join(tmp, re.sub(r"[^A-Za-z0-9_.-]", "_", name) + ".json")
+    pytensor_export.save_graph(obj, path, notes)
+    renamed = [n for n in notes if n.endswith("exported as Dot")]
+    notes = [n for n in notes if n not in renamed]
+    if notes:
+        if not allow_opaque:
+            raise AssertionError(f"exported with opaque nodes: {notes}")
+        run_app(app, "print", path, "--type")  # it still loads and prints
+        return "opaque: " + "; ".join(sorted(set(notes)))
+    in_path = path + ".in.json"
+    with open(in_path, "w") as f:
+        json.dump({k: {"dtype": str(np.asarray(v).dtype), "shape": list(np.shape(v)),
+                       "data": np.asarray(v).reshape(-1).tolist()} for k, v in inputs.items()}, f)
+    out = json.loads(run_app(app, "run", path, "--inputs", in_path, "--json"))
+    got = out["outputs"]
+    if len(got) != len(expected):
+        raise AssertionError(f"{len(got)} outputs, PyTensor has {len(expected)}")
+    for i, (g, e) in enumerate(zip(got, expected)):
+        e = np.asarray(e)
+        data = to_array(g["data"], g["shape"])
+        if list(data.shape) != list(e.shape):
+            raise AssertionError(f"output {i}: shape {list(data.shape)}, PyTensor {list(e.shape)}")
+        if not np.allclose(data, e.astype(float), rtol=RTOL, atol=0, equal_nan=True):
+            raise AssertionError(f"output {i}: {data.reshape(-1)[:5]} vs PyTensor {e.reshape(-1)[:5]}")
+    if compare_dprint is not None:
+        flags, theirs = compare_dprint
+        ours = run_app(app, "print", path, *flags)
+        if renamed:
+            theirs = theirs.replace("Dot22 ", "Dot ")
+        if normalise_temps(ours) != normalise_temps(theirs):
+            raise AssertionError("tensorlens prints the exported graph differently:\n--- tensorlens\n" + ours +
+                                 "--- PyTensor\n" + theirs)
+
+
+def check_trace(app, tmp, name, ins, outs, values, f):
+    """record_rewrites replays in tensorlens to the compiled graph: it prints as
+    PyTensor's dprint of the compiled function and runs to its outputs."""
+    from pytensor_export_trace import record_rewrites, save_trace
+    notes = []
+    trace = record_rewrites(ins, outs, mode="FAST_RUN", notes=notes)
+    path = os.path.join(tmp, re.sub(r"[^A-Za-z0-9_.-]", "_", name) + ".trace.json")
+    save_trace(trace, path)
+    listing = run_app(app, "trace", path)  # loads and replays every step
+    n = len(trace["steps"])
+    if n == 0 or len(listing.splitlines()) < n:
+        raise AssertionError(f"{n} steps, tensorlens lists {len(listing.splitlines())} lines")
+    in_path = path + ".in.json"
+    with open(in_path, "w") as fh:
+        json.dump({k: np.asarray(v).tolist() for k, v in values.items()}, fh)
+    got = json.loads(run_app(app, "run", "--trace", path, "--step", str(n), "--inputs", in_path, "--json"))["outputs"]
+    expected = f(*[values[v.name] for v in ins])
+    for i, (g, e) in enumerate(zip(got, expected)):
+        if not np.allclose(to_array(g["data"], g["shape"]), np.asarray(e, dtype=float), rtol=RTOL, atol=0, equal_nan=True):
+            raise AssertionError(f"output {i} after the last step differs from PyTensor's")
+    if any("Opaque" in s for s in notes):
+        return f"{n} steps; opaque: " + "; ".join(sorted(set(notes)))
+    ours = run_app(app, "print", "--trace", path, "--step", str(n), *DPRINT_FLAGS)
+    theirs = dprint_text(f)
+    if normalise_temps(ours) != normalise_temps(theirs.replace("Dot22 ", "Dot ")):
+        raise AssertionError("the replayed graph prints differently:\n--- tensorlens\n" + ours + "--- PyTensor\n" + theirs)
+    return f"{n} steps"
+
+
+def dprint_text(f):
+    return pytensor.dprint(f, print_type=True, print_destroy_map=True, print_op_info=True, file="str")
+
+
+DPRINT_FLAGS = ["--type", "--destroy-map", "--op-info", "--topo"]
+
+
+def small_cases():
+    """(name, inputs {name: value}, outputs, input variables)."""
+    rng = np.random.default_rng(0)
+    cases = []
+    x = pt.vector("x", shape=(5,))
+    y = pt.vector("y", shape=(5,))
+    xv, yv = rng.normal(size=5), rng.normal(size=5)
+    cases.append(("elemwise", [x, y], [pt.exp(x) * y - 2.0, pt.maximum(x, y) / (1 + y**2)], {"x": xv, "y": yv}))
+    m = pt.matrix("m", shape=(4, 3))
+    mv = rng.normal(size=(4, 3))
+    cases.append(("reduce_dimshuffle", [m], [m.sum(axis=0), m.T * 2, m[1:, ::2].max(axis=1), pt.dot(m.T, m)], {"m": mv}))
+    # Scans: sit_sot, mit_sot, sequences + nit_sot + non_sequences, while.
+    x0 = pt.vector("x0", shape=(3,))
+    seq = pytensor.scan(lambda s: pt.exp(s) - 2, outputs_info=[x0], n_steps=6, return_updates=False) \
+        if "return_updates" in pytensor.scan.__code__.co_varnames else pytensor.scan(lambda s: pt.exp(s) - 2, outputs_info=[x0], n_steps=6)[0]
+    cases.append(("scan_sit_sot", [x0], [seq, seq[-1]], {"x0": rng.normal(size=3) * 0.1}))
+    f0 = pt.vector("f0", shape=(2,))
+    fib = pytensor.scan(lambda a, b: a + b, outputs_info=[{"initial": f0, "taps": [-2, -1]}], n_steps=8)[0]
+    cases.append(("scan_mit_sot", [f0], [fib], {"f0": np.array([1.0, 1.0])}))
+    xs = pt.matrix("xs", shape=(6, 3))
+    w = pt.vector("w", shape=(3,))
+    outs = pytensor.scan(lambda r, acc, w_: [acc + r * w_, (r * w_).sum()], sequences=[xs],
+                         outputs_info=[pt.zeros(3), None], non_sequences=[w])[0]
+    cases.append(("scan_seq_nitsot_nonseq", [xs, w], list(outs), {"xs": rng.normal(size=(6, 3)), "w": rng.normal(size=3)}))
+    return cases
+
+
+def oracle_cases(shared):
+    """Runs each shared/oracle/<case>/case.py with write_expected captured (nothing is written)."""
+    root = os.path.join(shared, "oracle")
+    if not os.path.isdir(root):
+        return []
+    sys.path.insert(0, root)
+    import _oracle_util
+    import runpy
+    out = []
+    for case in sorted(os.listdir(root)):
+        script = os.path.join(root, case, "case.py")
+        if not os.path.isfile(script):
+            continue
+        captured = {}
+        _oracle_util.write_expected = lambda *a, **k: captured.update(k)
+        calls = []
+        compile_fn = pytensor.function
+
+        def spy(inputs, outputs=None, *args, **kwargs):  # the graph as the case builds it
+            calls.append((list(inputs), outputs if isinstance(outputs, list) else [outputs]))
+            return compile_fn(inputs, outputs, *args, **kwargs)
+
+        pytensor.function = spy
+        try:
+            runpy.run_path(script, run_name="oracle_case")
+            captured["graph"] = calls[0]
+        except Exception as e:  # noqa: BLE001
+            out.append((case, None, f"case.py failed: {e}"))
+            continue
+        finally:
+            pytensor.function = compile_fn
+        out.append((case, captured, None))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--app", required=True, help="the tensorlens executable")
+    ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
+    a = ap.parse_args()
+    passed, failed = 0, 0
+
+    def attempt(name, fn):
+        nonlocal passed, failed
+        try:
+            note = fn()
+            passed += 1
+            print(f"PASS {name}" + (f" ({note})" if note else ""))
+        except Exception as e:  # noqa: BLE001
+            failed += 1
+            print(f"FAIL {name}: {e}")
+            if os.environ.get("TL_VERBOSE"):
+                traceback.print_exc()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, ins, outs, values in small_cases():
+            f = pytensor.function(ins, outs, mode="FAST_RUN")
+            expected = f(*[values[v.name] for v in ins])
+            attempt(f"{name} (variables)", lambda: check(a.app, tmp, name + ".vars", outs, values, expected))
+            attempt(f"{name} (FunctionGraph)", lambda: check(a.app, tmp, name + ".fg", FunctionGraph(ins, outs), values, expected))
+            attempt(f"{name} (FAST_RUN function)",
+                    lambda: check(a.app, tmp, name + ".fn", f, values, expected, (DPRINT_FLAGS, dprint_text(f))))
+            attempt(f"{name} (rewrite trace)", lambda: check_trace(a.app, tmp, name, ins, outs, values, f))
+        for case, cap, err in oracle_cases(a.shared):
+            if err:
+                attempt(case, lambda: (_ for _ in ()).throw(AssertionError(err)))
+                continue
+            values = dict(cap["inputs"])
+            for mode in ("fast_run_func", "no_prealloc_func"):
+                f = cap.get(mode)
+                if f is None:
+                    continue
+                expected = f(*[values[n] for n, _ in cap["inputs"]])
+                attempt(f"oracle {case} ({mode})",
+                        lambda: check(a.app, tmp, f"{case}.{mode}", f, values, expected, (DPRINT_FLAGS, dprint_text(f))))
+            f = cap["fast_run_func"]
+            graph_inputs, originals = cap["graph"]
+            expected = f(*[values[n] for n, _ in cap["inputs"]])
+            attempt(f"oracle {case} (rewrite trace)",
+                    lambda: check_trace(a.app, tmp, case, graph_inputs, originals, values, f))
+            # Before rewriting, graphs may hold ops tensorlens lacks (Second): those are Opaque.
+            attempt(f"oracle {case} (before rewriting)",
+                    lambda: check(a.app, tmp, f"{case}.orig", originals, values, expected, allow_opaque=True))
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
