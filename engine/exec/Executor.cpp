@@ -98,6 +98,8 @@ void CompiledGraph::plan() {
     std::unordered_map<const Node*, std::vector<int>> copyInputs;
     std::unordered_set<const Variable*> destroyedRoots;
     auto reaches = [&](const Node* from, const std::unordered_set<const Node*>& targets) {
+        // Most destroyers have no other reader: nothing to find, no walk.
+        if (targets.empty()) return false;
         std::vector<const Node*> stack{from};
         std::unordered_set<const Node*> seen{from};
         while (!stack.empty()) {
