@@ -25,6 +25,38 @@ std::string rstrip(std::string_view s) {
     return std::string(s.substr(0, e));
 }
 
+// Where `s` stops being UTF-8 (overlong forms, surrogates and code points above
+// U+10FFFF included), or npos. Graphs are saved as JSON, which holds UTF-8 only.
+size_t invalidUtf8(std::string_view s) {
+    size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        int n = 0;
+        uint32_t cp = 0, min = 0;
+        if (c < 0x80) {
+            ++i;
+            continue;
+        } else if ((c & 0xE0) == 0xC0) {
+            n = 1, cp = c & 0x1F, min = 0x80;
+        } else if ((c & 0xF0) == 0xE0) {
+            n = 2, cp = c & 0x0F, min = 0x800;
+        } else if ((c & 0xF8) == 0xF0) {
+            n = 3, cp = c & 0x07, min = 0x10000;
+        } else {
+            return i;
+        }
+        if (i + static_cast<size_t>(n) >= s.size()) return i;  // cut short
+        for (int k = 1; k <= n; ++k) {
+            const auto d = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
+            if ((d & 0xC0) != 0x80) return i;
+            cp = (cp << 6) | (d & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+        i += static_cast<size_t>(n) + 1;
+    }
+    return std::string_view::npos;
+}
+
 // The text's lines without `# ` comment prefixes or a common indentation.
 std::vector<std::string> cleanLines(std::string_view text) {
     std::vector<std::string> lines;
@@ -32,7 +64,10 @@ std::vector<std::string> cleanLines(std::string_view text) {
     while (b <= text.size()) {
         size_t e = text.find('\n', b);
         if (e == std::string_view::npos) e = text.size();
-        lines.push_back(rstrip(text.substr(b, e - b)));
+        std::string_view line = text.substr(b, e - b);
+        if (size_t bad = invalidUtf8(line); bad != std::string_view::npos)
+            fail(static_cast<int>(lines.size()) + 1, "the text is not UTF-8 (byte " + std::to_string(bad + 1) + " of the line)");
+        lines.push_back(rstrip(line));
         b = e + 1;
     }
     bool allComments = true, any = false;
