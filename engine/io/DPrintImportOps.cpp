@@ -2,6 +2,7 @@
 // an op read back must print its name again, so every op built here is checked
 // against the text it came from.
 #include "io/DPrintImportInternal.h"
+#include "io/DPrintVocab.h"
 
 #include "ops/Alloc.h"
 #include "ops/Assert.h"
@@ -214,7 +215,7 @@ OpPtr build(std::string_view base, std::optional<std::string_view> params, const
         if (!e) return nullptr;
         bool inplace = destroy && !destroy->empty();
         if (inplace && *destroy != AliasMap{{0, {0}}}) {
-            *why = "an IncSubtensor destroys its first input only, the listing says d=" + std::string("...");
+            *why = "an IncSubtensor destroys its first input only, the listing says d=" + debugprint::aliasMapText(*destroy);
             return nullptr;
         }
         return makeIncSubtensor(*e, base == "SetSubtensor", inplace);

@@ -139,6 +139,12 @@ json parseJsonText(std::string_view text) {
         size_t colon = at == std::string::npos ? std::string::npos : what.find(": ", at);
         std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
         throw FormatError("line " + std::to_string(l) + ", column " + std::to_string(c), "malformed JSON: " + reason);
+    } catch (const json::exception& e) {
+        // Not a syntax error but still bad text, e.g. out_of_range.406 for a number
+        // too large for a double ("1e99999"): no position, the reason says where.
+        std::string what = e.what();
+        size_t close = what.find("] ");
+        throw FormatError("", "malformed JSON: " + (close == std::string::npos ? what : what.substr(close + 2)));
     }
 }
 
