@@ -24,13 +24,13 @@ LayoutEngine::~LayoutEngine() {
 }
 
 quint64 LayoutEngine::start(std::shared_ptr<const VisualGraph> graph, LayoutSettings settings) {
+    quint64 superseded = 0;
     if (m_job) {
         // The old job finishes in the background; its result is dropped because
         // m_job no longer points at it.
         m_job->cancel = true;
-        const quint64 old = m_job->id;
+        superseded = m_job->id;
         m_job.reset();
-        emit cancelled(old);
     }
     auto job = std::make_shared<Job>();
     job->id = m_nextId++;
@@ -61,6 +61,8 @@ quint64 LayoutEngine::start(std::shared_ptr<const VisualGraph> graph, LayoutSett
         else emit cancelled(job->id);
     });
     watcher->setFuture(job->future);
+    // Announced once the new job is in place, so listeners see the engine busy with it.
+    if (superseded) emit cancelled(superseded);
     return job->id;
 }
 

@@ -158,7 +158,7 @@ public:
     }
 
     // A source variable (graph input, constant) seen from consumer `to`: one small node per use.
-    int sourceFor(const Level& L, const Variable* v, const std::string& useKey) {
+    int sourceFor(const Level& L, const Variable* v, std::string useKey) {
         if (!L.innerInputs.empty() || L.cluster >= 0) {
             const auto& ins = L.graph->inputs();
             for (size_t i = 0; i < ins.size(); ++i)
@@ -298,8 +298,10 @@ public:
         // Edges into every node (or into the placeholders of an expanded cluster).
         for (const Node* n : order) {
             const int to = vis[n];
-            const VNode& target = m_vg.nodes[to];
-            const bool intoCluster = target.kind == VNode::Kind::Cluster;
+            // Copies: adding per-use source nodes below reallocates m_vg.nodes.
+            const VNode::Kind targetKind = m_vg.nodes[to].kind;
+            const std::string targetKey = m_vg.nodes[to].key;
+            const bool intoCluster = targetKind == VNode::Kind::Cluster;
             for (int i = 0; i < n->numInputs(); ++i) {
                 const Variable* v = n->input(i);
                 int dest = to;
@@ -317,7 +319,7 @@ public:
                     if (linked) continue;
                     if (auto info = scanInfoOf(n->op())) link = scanOuterInputLabel(*info, i);
                 }
-                const std::string useKey = target.kind == VNode::Kind::Chain ? target.key : target.key + "#" + std::to_string(i);
+                const std::string useKey = targetKind == VNode::Kind::Chain ? targetKey : targetKey + "#" + std::to_string(i);
                 const int from = producer(L, v, vis, useKey);
                 if (from == to) continue;  // inside a collapsed chain
                 edge(from, dest, v, i, link);
@@ -347,7 +349,7 @@ public:
     }
 
     // The visual node producing `v` at this level: its op (or the cluster's output marker).
-    int producer(const Level& L, const Variable* v, std::unordered_map<const Node*, int>& vis, const std::string& useKey) {
+    int producer(const Level& L, const Variable* v, std::unordered_map<const Node*, int>& vis, std::string useKey) {
         if (!v->owner()) return sourceFor(L, v, useKey);
         auto it = vis.find(v->owner());
         if (it == vis.end()) return -1;

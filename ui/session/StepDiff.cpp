@@ -3,9 +3,25 @@
 #include "model/GraphFacts.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 namespace tl {
+
+namespace {
+// "sit_sot-1: the reads need ..." -> "sit_sot-1": rewrites name the state first.
+std::string categoryPrefix(const std::string& detail) {
+    static const char* kCategories[] = {"seqs-", "mit_mot-", "mit_sot-", "sit_sot-", "nit_sot-", "shared-", "non_seqs-"};
+    for (const char* c : kCategories) {
+        const std::string cat = c;
+        if (detail.compare(0, cat.size(), cat) != 0) continue;
+        size_t i = cat.size();
+        while (i < detail.size() && std::isdigit(static_cast<unsigned char>(detail[i]))) ++i;
+        if (i > cat.size()) return detail.substr(0, i);
+    }
+    return {};
+}
+} // namespace
 
 bool StepDiff::isNoOp() const {
     return added.empty() && erased.empty() && opChanged.empty() && rewired.empty() && shapeChanges.empty() &&
@@ -144,6 +160,7 @@ StepDiff StepDiffBuilder::finish(const Graph& after) {
             b.before = a.before;
             b.after = a.after;
             b.detail = a.detail;
+            b.label = categoryPrefix(a.detail);
             d.shapeChanges.push_back(std::move(b));
         } else if (a.key == "merged_state") {
             MergedState m;
@@ -161,17 +178,25 @@ StepDiff StepDiffBuilder::finish(const Graph& after) {
     // The same buffer seen by the recorded attribute, by a rewired edge and by a
     // rebuilt Scan is one badge; it sits on the node that reads the buffer now.
     auto addBadge = [&](ShapeBadge nb) {
+        auto stale = [&](const ShapeBadge& b) { return b.node < 0 || !after.findNode(b.node); };
+        ShapeBadge* target = nullptr;
         for (ShapeBadge& b : d.shapeChanges) {
             if (b.before != nb.before || b.after != nb.after) continue;
-            const bool sameLabel = !b.label.empty() && b.label == nb.label;
-            if (b.node == nb.node || sameLabel || b.node < 0 || !after.findNode(b.node)) {
-                b.node = nb.node;
-                if (nb.input >= 0) b.input = nb.input;
-                if (b.label.empty()) b.label = nb.label;
-                return;
+            if (!nb.label.empty() && b.label == nb.label) {
+                target = &b;
+                break;
             }
+            // Two states of one Scan may shrink alike: never fold sit_sot-1 into sit_sot-0.
+            if (!target && (b.label.empty() || nb.label.empty()) && (b.node == nb.node || stale(b))) target = &b;
         }
-        d.shapeChanges.push_back(std::move(nb));
+        if (!target) {
+            d.shapeChanges.push_back(std::move(nb));
+            return;
+        }
+        target->node = nb.node;
+        if (nb.input >= 0) target->input = nb.input;
+        if (target->label.empty()) target->label = nb.label;
+        if (target->detail.empty()) target->detail = nb.detail;
     };
     for (const RewiredEdge& e : d.rewired) {
         if (e.consumer < 0 || e.shapeBefore == e.shapeAfter) continue;

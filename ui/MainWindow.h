@@ -1,0 +1,129 @@
+#pragma once
+// The desktop app's window: the canvas in the middle, dock widgets for the
+// timeline, dprint text, inspector and run panel, every command a QAction
+// with a shortcut, geometry and recent files in QSettings, drag and drop.
+#include "session/RewriteSession.h"
+
+#include <QMainWindow>
+
+#include <set>
+#include <string>
+
+class QAction;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QToolButton;
+
+namespace tl {
+
+class DPrintPane;
+class GraphCanvas;
+class InspectorPane;
+class RunPane;
+class TimelinePane;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    RewriteSession* session() const { return m_session; }
+    GraphCanvas* canvas() const { return m_canvas; }
+    DPrintPane* dprintPane() const { return m_dprint; }
+    InspectorPane* inspector() const { return m_inspector; }
+    TimelinePane* timeline() const { return m_timeline; }
+    RunPane* runPane() const { return m_run; }
+    /// The message of the last failed open/export ("" after a success).
+    const QString& lastError() const { return m_lastError; }
+    /// Rewrite plain graphs with the FAST_RUN pipeline as they are opened (default on).
+    void setRewriteOnOpen(bool on) { m_rewriteOnOpen = on; }
+
+public slots:
+    /// Opens a JSON graph / trace (or dprint text). On error shows a dialog naming the
+    /// place and keeps what was open; returns false.
+    bool openFile(const QString& path);
+    /// Builds a built-in example, rewrites it and opens the trace.
+    bool openExample(const QString& name);
+    /// Opens "example:NAME" or a file path (the command-line argument).
+    bool openArgument(const QString& arg);
+    /// Exports the current view; format from the extension (.svg .png .dot .json .trace.json .txt).
+    bool exportTo(const QString& path);
+    /// Re-runs the pipeline on the original graph without the named rewrites.
+    bool rerunExcluding(const std::set<std::string>& exclude);
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void createDocks();
+    void createActions();
+    void createMenus();
+    void createStatusBar();
+    void restoreSettings();
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
+    void rebuildExamplesMenu();
+    void showError(const QString& title, const QString& text);
+    void updateActions();
+    void updateTitle();
+    void chooseAndOpen();
+    void chooseAndExport(const QString& filter, const QString& suffix);
+    void chooseExclusions();
+    void jumpToStep();
+    void showShortcuts();
+    bool openLoaded(std::unique_ptr<Trace> trace, const QString& source, bool rewrite);
+
+    RewriteSession* m_session;
+    GraphCanvas* m_canvas;
+    DPrintPane* m_dprint;
+    InspectorPane* m_inspector;
+    TimelinePane* m_timeline;
+    RunPane* m_run;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_examplesMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QLabel* m_statusLabel = nullptr;
+    QLabel* m_zoomLabel = nullptr;
+    QProgressBar* m_layoutProgress = nullptr;
+    QToolButton* m_layoutCancel = nullptr;
+    QString m_lastError;
+    bool m_rewriteOnOpen = true;
+
+public:
+    // Actions, public so tests and menus share them.
+    QAction* actOpen = nullptr;
+    QAction* actExportSvg = nullptr;
+    QAction* actExportPng = nullptr;
+    QAction* actExportDot = nullptr;
+    QAction* actExportJson = nullptr;
+    QAction* actExportTrace = nullptr;
+    QAction* actExportDPrint = nullptr;
+    QAction* actQuit = nullptr;
+    QAction* actFirst = nullptr;
+    QAction* actPrevious = nullptr;
+    QAction* actNext = nullptr;
+    QAction* actLast = nullptr;
+    QAction* actJump = nullptr;
+    QAction* actZoomIn = nullptr;
+    QAction* actZoomOut = nullptr;
+    QAction* actFit = nullptr;
+    QAction* actActualSize = nullptr;
+    QAction* actFind = nullptr;
+    QAction* actFindNext = nullptr;
+    QAction* actFindPrevious = nullptr;
+    QAction* actRelayout = nullptr;
+    QAction* actExpandAll = nullptr;
+    QAction* actCollapseAll = nullptr;
+    QAction* actMinimap = nullptr;
+    QAction* actRun = nullptr;
+    QAction* actVerify = nullptr;
+    QAction* actExclude = nullptr;
+    QAction* actShortcuts = nullptr;
+    QAction* actAbout = nullptr;
+};
+
+} // namespace tl

@@ -1,0 +1,271 @@
+// MainWindow: opening (files, examples, drag and drop, recent files), export,
+// and re-running the pipeline without some rewrites.
+#include "MainWindow.h"
+
+#include "builder/Examples.h"
+#include "export/Export.h"
+#include "io/DPrint.h"
+#include "io/Dot.h"
+#include "io/JsonGraph.h"
+#include "io/JsonTrace.h"
+#include "rewrite/Pipeline.h"
+#include "session/FileLoader.h"
+#include "widgets/DPrintPane.h"
+#include "widgets/GraphCanvas.h"
+
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenu>
+#include <QMimeData>
+#include <QSettings>
+#include <QVBoxLayout>
+
+#include <fstream>
+
+namespace tl {
+
+namespace {
+constexpr int kMaxRecent = 10;
+
+// A wait cursor for the few synchronous operations (pipeline runs take well under a second).
+struct WaitCursor {
+    WaitCursor() { QGuiApplication::setOverrideCursor(Qt::WaitCursor); }
+    ~WaitCursor() { QGuiApplication::restoreOverrideCursor(); }
+};
+} // namespace
+
+bool MainWindow::openLoaded(std::unique_ptr<Trace> trace, const QString& source, bool rewrite) {
+    if (rewrite && trace->size() == 0) {
+        // A plain graph: record what the pipeline does to it, so there is something to step through.
+        try {
+            WaitCursor wait;
+            std::unique_ptr<Trace> rewritten = rewriteToTrace(trace->original());
+            trace = std::move(rewritten);
+        } catch (const std::exception& e) {
+            // Keep the graph itself; the user can still look at it and run it.
+            m_statusLabel->setText(QString("Rewriting failed, showing the graph unrewritten: %1").arg(e.what()));
+        }
+    }
+    m_session->openTrace(std::move(trace), source);
+    m_lastError.clear();
+    return true;
+}
+
+bool MainWindow::openFile(const QString& path) {
+    LoadedDocument doc;
+    try {
+        WaitCursor wait;
+        doc = loadDocument(path);
+    } catch (const std::exception& e) {
+        // Whatever was open stays open.
+        showError("Cannot open " + QFileInfo(path).fileName(), QString::fromUtf8(e.what()));
+        return false;
+    }
+    addRecentFile(QFileInfo(path).absoluteFilePath());
+    const bool ok = openLoaded(std::move(doc.trace), QFileInfo(path).fileName(), m_rewriteOnOpen && doc.kind != "trace");
+    if (ok && !doc.notes.isEmpty()) m_statusLabel->setText(QString("Opened %1 (%2 notes: %3)").arg(path).arg(doc.notes.size()).arg(doc.notes.front()));
+    else if (ok) m_statusLabel->setText("Opened " + path);
+    return ok;
+}
+
+bool MainWindow::openExample(const QString& name) {
+    std::unique_ptr<Graph> g;
+    try {
+        g = buildExample(name.toStdString());
+    } catch (const std::exception& e) {
+        showError("Cannot build example " + name, QString::fromUtf8(e.what()));
+        return false;
+    }
+    return openLoaded(std::make_unique<Trace>(std::move(g)), "example " + name, true);
+}
+
+bool MainWindow::openArgument(const QString& arg) {
+    if (arg.startsWith("example:")) return openExample(arg.mid(8));
+    return openFile(arg);
+}
+
+bool MainWindow::rerunExcluding(const std::set<std::string>& exclude) {
+    if (!m_session->isOpen()) return false;
+    try {
+        WaitCursor wait;
+        auto trace = rewriteToTrace(m_session->trace().original(), exclude);
+        const int k = m_session->currentStep();
+        QString source = m_session->source();
+        if (!exclude.empty()) {
+            QStringList names;
+            for (const std::string& s : exclude) names << QString::fromStdString(s);
+            source += " (without " + names.join(", ") + ")";
+        }
+        m_session->openTrace(std::move(trace), source);
+        m_session->setCurrentStep(k);
+    } catch (const std::exception& e) {
+        showError("Re-running the pipeline failed", QString::fromUtf8(e.what()));
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::chooseExclusions() {
+    if (!m_session->isOpen()) return;
+    QDialog dlg(this);
+    dlg.setWindowTitle("Exclude rewrites and re-run");
+    auto* list = new QListWidget(&dlg);
+    std::set<std::string> current;
+    if (auto it = m_session->trace().settings().find("exclude"); it != m_session->trace().settings().end()) {
+        QString s = QString::fromStdString(it->second);
+        for (const QString& part : s.split(QRegularExpression("[,\\s]+"), Qt::SkipEmptyParts)) current.insert(part.toStdString());
+    }
+    for (const RewriteDescription& d : Pipeline::fastRun().describe()) {
+        auto* item = new QListWidgetItem(QString::fromStdString(d.phase + " / " + d.name), list);
+        item->setData(Qt::UserRole, QString::fromStdString(d.name));
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        const bool on = d.enabledByDefault && !current.count(d.name);
+        item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+        QStringList tags;
+        for (const std::string& t : d.tags) tags << QString::fromStdString(t);
+        item->setToolTip("tags: " + tags.join(", "));
+    }
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dlg);
+    connect(buttons, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
+    auto* layout = new QVBoxLayout(&dlg);
+    layout->addWidget(new QLabel("Unchecked rewrites are excluded; the pipeline runs again on the original graph.", &dlg));
+    layout->addWidget(list, 1);
+    layout->addWidget(buttons);
+    dlg.resize(480, 560);
+    if (dlg.exec() != QDialog::Accepted) return;
+    std::set<std::string> exclude;
+    for (int i = 0; i < list->count(); ++i)
+        if (list->item(i)->checkState() == Qt::Unchecked) exclude.insert(list->item(i)->data(Qt::UserRole).toString().toStdString());
+    rerunExcluding(exclude);
+}
+
+bool MainWindow::exportTo(const QString& path) {
+    if (!m_session->isOpen()) return false;
+    try {
+        const std::string p = path.toStdString();
+        const Graph& g = m_session->currentGraph();
+        switch (exportFormatForPath(p)) {
+        case ExportFormat::Svg:
+            exportSceneToSvg(*m_canvas->scene(), path, windowTitle());
+            break;
+        case ExportFormat::Png: exportSceneToPng(*m_canvas->scene(), path); break;
+        case ExportFormat::JsonGraph: saveGraph(p, g); break;
+        case ExportFormat::JsonTrace: saveTrace(p, m_session->trace()); break;
+        case ExportFormat::Dot:
+        case ExportFormat::DPrint: {
+            // The dprint export is the pane's text with its options; DOT marks the step's added nodes.
+            std::string text;
+            if (exportFormatForPath(p) == ExportFormat::DPrint) text = m_dprint->text().toStdString() + "\n";
+            else {
+                DotOptions o;
+                std::set<NodeId> added;
+                if (const StepDiff* d = m_session->currentDiff()) added.insert(d->added.begin(), d->added.end());
+                o.nodeAttributes = [added](const Node& n) { return added.count(n.id()) ? std::string("color=\"#1a9e3f\", penwidth=3") : std::string(); };
+                text = toDot(g, o);
+            }
+            std::ofstream out(p, std::ios::binary);
+            if (!out || !(out << text)) throw std::runtime_error(p + ": cannot write");
+            break;
+        }
+        }
+    } catch (const std::exception& e) {
+        showError("Export failed", QString::fromUtf8(e.what()));
+        return false;
+    }
+    m_statusLabel->setText("Exported " + path);
+    return true;
+}
+
+void MainWindow::chooseAndOpen() {
+    QSettings s;
+    const QString dir = s.value("files/lastDir").toString();
+    const QString path = QFileDialog::getOpenFileName(this, "Open graph or trace", dir,
+                                                      "tensorlens graphs and traces (*.json);;dprint text (*.txt);;All files (*)");
+    if (path.isEmpty()) return;
+    s.setValue("files/lastDir", QFileInfo(path).absolutePath());
+    openFile(path);
+}
+
+void MainWindow::chooseAndExport(const QString& filter, const QString& suffix) {
+    QSettings s;
+    QString base = m_session->source();
+    base.replace(QRegularExpression("[^A-Za-z0-9_.-]+"), "_");
+    if (base.endsWith(".json")) base.chop(5);
+    const QString suggested = QFileInfo(QDir(s.value("files/exportDir").toString()), QString("%1-step%2%3").arg(base).arg(m_session->currentStep()).arg(suffix)).filePath();
+    QString path = QFileDialog::getSaveFileName(this, "Export", suggested, filter);
+    if (path.isEmpty()) return;
+    if (!path.endsWith(suffix, Qt::CaseInsensitive)) path += suffix;
+    s.setValue("files/exportDir", QFileInfo(path).absolutePath());
+    exportTo(path);
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    QSettings s;
+    QStringList files = s.value("files/recent").toStringList();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > kMaxRecent) files.removeLast();
+    s.setValue("files/recent", files);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList files = QSettings().value("files/recent").toStringList();
+    for (int i = 0; i < files.size(); ++i) {
+        QAction* a = m_recentMenu->addAction(QString("&%1 %2").arg((i + 1) % 10).arg(QFileInfo(files[i]).fileName()));
+        a->setToolTip(files[i]);
+        const QString path = files[i];
+        connect(a, &QAction::triggered, this, [this, path] { openFile(path); });
+    }
+    if (files.isEmpty()) m_recentMenu->addAction("(none)")->setEnabled(false);
+    else {
+        m_recentMenu->addSeparator();
+        connect(m_recentMenu->addAction("Clear list"), &QAction::triggered, this, [this] {
+            QSettings().remove("files/recent");
+            rebuildRecentMenu();
+        });
+    }
+}
+
+void MainWindow::rebuildExamplesMenu() {
+    m_examplesMenu->clear();
+    for (const Example& e : examples()) {
+        QAction* a = m_examplesMenu->addAction(QString::fromStdString(e.name));
+        a->setObjectName(QString::fromStdString("example_" + e.name));
+        a->setToolTip(QString::fromStdString(e.description));
+        a->setStatusTip(QString::fromStdString(e.description));
+        const QString name = QString::fromStdString(e.name);
+        connect(a, &QAction::triggered, this, [this, name] { openExample(name); });
+    }
+    m_examplesMenu->setToolTipsVisible(true);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls()) {
+        for (const QUrl& u : e->mimeData()->urls())
+            if (u.isLocalFile()) {
+                e->acceptProposedAction();
+                return;
+            }
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    for (const QUrl& u : e->mimeData()->urls())
+        if (u.isLocalFile()) {
+            e->acceptProposedAction();
+            openFile(u.toLocalFile());
+            return;
+        }
+}
+
+} // namespace tl

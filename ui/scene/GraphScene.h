@@ -1,0 +1,71 @@
+#pragma once
+// The QGraphicsScene of one position of the session: items for the visual
+// graph at its layout, with the step's highlights. Items are kept by key and
+// updated in place, so stepping touches only what changed.
+#include "layout/GraphLayout.h"
+#include "scene/Highlights.h"
+#include "scene/SceneItems.h"
+
+#include <QGraphicsScene>
+
+#include <memory>
+#include <unordered_map>
+
+namespace tl {
+
+class GraphScene : public QGraphicsScene {
+    Q_OBJECT
+public:
+    explicit GraphScene(QObject* parent = nullptr);
+    /// Removes the items quietly: ~QGraphicsScene would announce selection changes
+    /// after this class is gone.
+    ~GraphScene() override;
+
+    /// Shows `vg` at `layout` with `highlights`; items of unchanged keys are reused.
+    void setContent(std::shared_ptr<const VisualGraph> vg, const GraphLayout& layout, const Highlights& highlights);
+    void clearContent();
+    const VisualGraph* visualGraph() const { return m_vg.get(); }
+    const GraphLayout& layout() const { return m_layout; }
+
+    NodeItem* nodeItem(const std::string& key) const;
+    /// The item showing engine node `id` (top level, or the chain / cluster holding it).
+    QGraphicsItem* itemForNode(NodeId id) const;
+    const std::vector<BadgeItem*>& badges() const { return m_badges; }
+    BannerItem* banner() const { return m_banner; }
+    const std::unordered_map<std::string, EdgeItem*>& edgeItems() const { return m_edges; }
+    const std::unordered_map<std::string, NodeItem*>& nodeItems() const { return m_nodes; }
+
+    /// Selects the items of these engine nodes (no selectionChangedByUser signal).
+    void selectNodes(const std::vector<NodeId>& ids);
+    /// Engine nodes of the selected items.
+    std::vector<NodeId> selectedNodes() const;
+
+    /// Marks nodes whose title, key or id matches `text` (case-insensitive; "#17" or "17" for ids);
+    /// returns their visual indices in reading order. Empty text clears.
+    std::vector<int> search(const QString& text);
+    /// The rect of the graph (without the banner).
+    QRectF graphRect() const { return m_layout.bounds; }
+
+signals:
+    /// The user (not selectNodes) changed the selection.
+    void selectionChangedByUser(std::vector<NodeId> nodes);
+    /// A cluster or collapsible node was double-clicked.
+    void toggleExpansion(QString key);
+
+protected:
+    void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
+
+private:
+    void placeBadges(const Highlights& h);
+    std::shared_ptr<const VisualGraph> m_vg;
+    GraphLayout m_layout;
+    std::unordered_map<std::string, NodeItem*> m_nodes;
+    std::unordered_map<std::string, ClusterItem*> m_clusters;
+    std::unordered_map<std::string, EdgeItem*> m_edges;
+    std::vector<BadgeItem*> m_badges;
+    BannerItem* m_banner = nullptr;
+    std::unordered_set<int> m_searchHits;
+    bool m_selecting = false;
+};
+
+} // namespace tl

@@ -1,0 +1,316 @@
+#include "scene/SceneItems.h"
+
+#include "scene/Palette.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include <cmath>
+
+namespace tl {
+
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+// Below this zoom text is unreadable anyway; skipping it keeps big graphs fluid.
+constexpr double kTextLod = 0.35;
+
+double lodOf(const QStyleOptionGraphicsItem* option, QPainter* p) {
+    return option ? option->levelOfDetailFromTransform(p->worldTransform()) : 1.0;
+}
+} // namespace
+
+// ---- NodeItem ------------------------------------------------------------------
+
+NodeItem::NodeItem(const VNode& node) : m_node(node) {
+    setFlag(ItemIsSelectable, node.kind != VNode::Kind::Ghost);
+    setAcceptHoverEvents(false);
+    setZValue(node.kind == VNode::Kind::Ghost ? 1 : 2);
+}
+
+void NodeItem::setNode(const VNode& node, const QRectF& rect) {
+    const bool textChanged = node.title != m_node.title || node.subtitle != m_node.subtitle || node.kind != m_node.kind;
+    if (rect.size() != m_size) {
+        prepareGeometryChange();
+        m_size = rect.size();
+    }
+    if (pos() != rect.topLeft()) setPos(rect.topLeft());
+    if (textChanged || m_node.key != node.key) {
+        m_node = node;
+        setToolTip(qs(node.title) + (node.subtitle.empty() ? QString() : "\n" + qs(node.subtitle)));
+        update();
+    }
+}
+
+void NodeItem::setFlags(uint8_t flags) {
+    if (flags == m_flags) return;
+    m_flags = flags;
+    setZValue((flags & Ghost) ? 1 : (flags ? 3 : 2));
+    update();
+}
+
+bool NodeItem::isRound() const {
+    switch (m_node.kind) {
+    case VNode::Kind::Input:
+    case VNode::Kind::Constant:
+    case VNode::Kind::Output:
+    case VNode::Kind::InnerInput:
+    case VNode::Kind::InnerOutput: return true;
+    default: return false;
+    }
+}
+
+QRectF NodeItem::boundingRect() const { return QRectF(QPointF(0, 0), m_size).adjusted(-5, -5, 5, 5); }
+
+QPainterPath NodeItem::shape() const {
+    QPainterPath p;
+    p.addRect(QRectF(QPointF(0, 0), m_size));
+    return p;
+}
+
+void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const QRectF r(QPointF(0, 0), m_size);
+    const bool ghost = m_flags & Ghost || m_node.kind == VNode::Kind::Ghost;
+    QColor fill = palette::familyFill(m_node.family);
+    if (m_flags & Added) fill = palette::addedFill();
+    if (ghost) fill.setAlpha(90);
+    QPen pen(palette::edge(), 1.0);
+    if (m_flags & SearchHit) {
+        // A soft halo behind the box, so a hit stays visible next to other highlights.
+        p->setPen(Qt::NoPen);
+        p->setBrush(palette::searchHit());
+        p->drawRoundedRect(r.adjusted(-5, -5, 5, 5), 8, 8);
+    }
+    if (m_flags & Added) pen = QPen(palette::added(), 3.0);
+    else if (m_flags & OpChanged) pen = QPen(palette::opChanged(), 2.5);
+    if (ghost) pen = QPen(palette::ghost(), 1.6, Qt::DashLine);
+    if (isSelected()) pen = QPen(palette::selection(), 3.0);
+    p->setPen(pen);
+    p->setBrush(fill);
+    if (isRound()) p->drawEllipse(r);
+    else if (m_node.kind == VNode::Kind::Chain) {
+        // A stack of boxes: several ops drawn as one.
+        p->drawRoundedRect(r.adjusted(4, -3, 4, -3), 5, 5);
+        p->drawRoundedRect(r, 5, 5);
+    } else p->drawRoundedRect(r, 5, 5);
+
+    if (lodOf(option, p) < kTextLod) return;
+    p->setPen(ghost ? palette::ghost() : palette::text());
+    p->setFont(canvasTitleFont());
+    const QFontMetricsF big(canvasTitleFont());
+    const bool two = !m_node.subtitle.empty();
+    const double h1 = big.height();
+    const double top = two ? (r.height() - h1 - QFontMetricsF(canvasSmallFont()).height()) / 2 : (r.height() - h1) / 2;
+    p->drawText(QRectF(0, top, r.width(), h1), Qt::AlignCenter, qs(m_node.title));
+    if (two) {
+        p->setFont(canvasSmallFont());
+        p->setPen(ghost ? palette::ghost() : palette::subtleText());
+        p->drawText(QRectF(0, top + h1, r.width(), QFontMetricsF(canvasSmallFont()).height()), Qt::AlignCenter, qs(m_node.subtitle));
+    }
+}
+
+// ---- EdgeItem ------------------------------------------------------------------
+
+EdgeItem::EdgeItem() { setZValue(0); }
+
+void EdgeItem::setEdge(const QPainterPath& path, const QString& label, const QString& link) {
+    if (path == m_path && label == m_label && link == m_link) return;
+    prepareGeometryChange();
+    m_path = path;
+    m_label = label;
+    m_link = link;
+    recomputeBounds();
+    update();
+}
+
+void EdgeItem::setStyle(Style s) {
+    if (s == m_style) return;
+    m_style = s;
+    setZValue(s == Rewired ? 1.5 : 0);
+    update();
+}
+
+void EdgeItem::recomputeBounds() {
+    m_arrow.clear();
+    if (m_path.isEmpty()) {
+        m_bounds = QRectF();
+        return;
+    }
+    const QPointF tip = m_path.pointAtPercent(1.0);
+    // Direction from a point a little before the end (the last segment may be tiny).
+    QPointF back = m_path.pointAtPercent(std::max(0.0, 1.0 - 8.0 / std::max(8.0, m_path.length())));
+    QPointF d = tip - back;
+    double len = std::hypot(d.x(), d.y());
+    if (len < 1e-6) d = QPointF(0, 1), len = 1;
+    d /= len;
+    const QPointF n(-d.y(), d.x());
+    m_arrow << tip << tip - d * 9 + n * 4 << tip - d * 9 - n * 4;
+    m_labelPos = m_path.pointAtPercent(0.5);
+    m_linkPos = m_path.pointAtPercent(0.82);
+    QRectF b = m_path.boundingRect().united(m_arrow.boundingRect());
+    const QFontMetricsF fm(canvasSmallFont());
+    if (!m_label.isEmpty()) b = b.united(QRectF(m_labelPos + QPointF(4, -fm.height()), QSizeF(fm.horizontalAdvance(m_label) + 4, fm.height() * 1.2)));
+    if (!m_link.isEmpty()) b = b.united(QRectF(m_linkPos + QPointF(4, -fm.height()), QSizeF(fm.horizontalAdvance(m_link) * 1.2 + 8, fm.height() * 1.2)));
+    m_bounds = b.adjusted(-4, -4, 4, 4);
+}
+
+void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
+    QColor c = palette::edge();
+    double w = 1.1;
+    Qt::PenStyle style = Qt::SolidLine;
+    if (m_style == Rewired) c = palette::rewired(), w = 2.8;
+    if (m_style == ToGhost) c = palette::ghost(), style = Qt::DashLine;
+    if (!m_link.isEmpty() && m_style == Normal) c = palette::link();
+    p->setPen(QPen(c, w, style, Qt::RoundCap, Qt::RoundJoin));
+    p->setBrush(Qt::NoBrush);
+    p->drawPath(m_path);
+    p->setPen(Qt::NoPen);
+    p->setBrush(c);
+    p->drawPolygon(m_arrow);
+    if (lodOf(option, p) < kTextLod) return;
+    p->setFont(canvasSmallFont());
+    if (!m_label.isEmpty()) {
+        p->setPen(m_style == Rewired ? palette::rewired() : palette::subtleText());
+        p->drawText(m_labelPos + QPointF(5, 0), m_label);
+    }
+    if (!m_link.isEmpty()) {
+        QFont f = canvasSmallFont();
+        f.setBold(true);
+        p->setFont(f);
+        p->setPen(palette::link());
+        p->drawText(m_linkPos + QPointF(5, 0), m_link);
+    }
+}
+
+// ---- ClusterItem ------------------------------------------------------------------
+
+ClusterItem::ClusterItem(const VNode& node) : m_node(node) {
+    setZValue(-1);
+    setFlag(ItemIsSelectable, true);
+}
+
+void ClusterItem::setNode(const VNode& node, const QRectF& rect) {
+    if (rect.size() != m_size) {
+        prepareGeometryChange();
+        m_size = rect.size();
+    }
+    if (pos() != rect.topLeft()) setPos(rect.topLeft());
+    m_node = node;
+    setToolTip(qs(node.title) + "\n" + qs(node.subtitle) + "\n(double-click to collapse)");
+    update();
+}
+
+void ClusterItem::setFlags(uint8_t f) {
+    if (f == m_flags) return;
+    m_flags = f;
+    update();
+}
+
+QRectF ClusterItem::boundingRect() const { return QRectF(QPointF(0, 0), m_size).adjusted(-3, -3, 3, 3); }
+
+void ClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const QRectF r(QPointF(0, 0), m_size);
+    QColor fill = palette::familyFill(m_node.family);
+    fill.setAlpha(70);
+    QPen pen(palette::familyFill(m_node.family).darker(150), 1.4);
+    if (m_flags & NodeItem::Added) pen = QPen(palette::added(), 3.0);
+    else if (m_flags & NodeItem::OpChanged) pen = QPen(palette::opChanged(), 2.5);
+    if (isSelected()) pen = QPen(palette::selection(), 3.0);
+    p->setPen(pen);
+    p->setBrush(fill);
+    p->drawRoundedRect(r, 8, 8);
+    if (lodOf(option, p) < kTextLod) return;
+    QFont f = canvasTitleFont();
+    f.setBold(true);
+    p->setFont(f);
+    p->setPen(palette::text());
+    p->drawText(QRectF(8, 3, r.width() - 16, 20), Qt::AlignLeft | Qt::AlignVCenter,
+                "\u25be " + qs(m_node.title) + "  " + qs(m_node.subtitle));
+}
+
+// ---- BadgeItem --------------------------------------------------------------------
+
+BadgeItem::BadgeItem(Kind kind, const QString& text, const QString& tooltip) : m_kind(kind), m_text(text) {
+    QFont f = canvasTitleFont();
+    f.setBold(true);
+    const QFontMetricsF fm(f);
+    m_rect = QRectF(0, 0, fm.horizontalAdvance(text) + 14, fm.height() + 6);
+    setToolTip(tooltip);
+    setZValue(5);
+}
+
+void BadgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+    const QColor border = m_kind == Shape ? palette::badgeText() : m_kind == Merged ? palette::merged() : palette::added();
+    QColor fill = m_kind == Shape ? palette::badgeFill() : QColor(0xf1, 0xe6, 0xfb);
+    if (m_kind == Fused) fill = palette::addedFill();
+    p->setPen(QPen(border, 1.5));
+    p->setBrush(fill);
+    p->drawRoundedRect(m_rect, 6, 6);
+    QFont f = canvasTitleFont();
+    f.setBold(true);
+    p->setFont(f);
+    p->setPen(border);
+    p->drawText(m_rect, Qt::AlignCenter, m_text);
+}
+
+// ---- BannerItem -------------------------------------------------------------------
+
+BannerItem::BannerItem(const QStringList& lines, bool legend) : m_lines(lines), m_legend(legend) {
+    QFont f = canvasTitleFont();
+    f.setPointSizeF(10);
+    const QFontMetricsF fm(f);
+    double w = 0;
+    for (const QString& l : lines) w = std::max(w, fm.horizontalAdvance(l));
+    double h = lines.size() * fm.height();
+    if (legend) {
+        w = std::max(w, 560.0);
+        h += fm.height() + 4;
+    }
+    m_rect = QRectF(0, 0, w + 20, h + 12);
+    setZValue(6);
+}
+
+void BannerItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+    p->setPen(QPen(QColor(0xc8, 0xcc, 0xd2), 1));
+    p->setBrush(QColor(0xfb, 0xfb, 0xfc));
+    p->drawRoundedRect(m_rect, 6, 6);
+    QFont f = canvasTitleFont();
+    f.setPointSizeF(10);
+    const QFontMetricsF fm(f);
+    double y = 6;
+    for (int i = 0; i < m_lines.size(); ++i) {
+        QFont lf = f;
+        lf.setBold(i == 0);
+        p->setFont(lf);
+        p->setPen(palette::text());
+        p->drawText(QRectF(10, y, m_rect.width() - 20, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, m_lines[i]);
+        y += fm.height();
+    }
+    if (!m_legend) return;
+    y += 4;
+    struct Entry {
+        QColor color;
+        const char* text;
+        bool dashed;
+    };
+    const Entry entries[] = {{palette::added(), "added", false},
+                             {palette::ghost(), "erased", true},
+                             {palette::rewired(), "rewired", false},
+                             {palette::badgeText(), "buffer shape", false},
+                             {palette::merged(), "merged state", false},
+                             {palette::link(), "scan link", false}};
+    double x = 10;
+    p->setFont(canvasSmallFont());
+    for (const Entry& e : entries) {
+        p->setPen(QPen(e.color, 2.5, e.dashed ? Qt::DashLine : Qt::SolidLine));
+        p->setBrush(Qt::NoBrush);
+        p->drawRoundedRect(QRectF(x, y + 2, 18, fm.height() - 6), 3, 3);
+        p->setPen(palette::text());
+        const double tw = QFontMetricsF(canvasSmallFont()).horizontalAdvance(e.text);
+        p->drawText(QPointF(x + 24, y + fm.height() - 6), e.text);
+        x += 24 + tw + 16;
+    }
+}
+
+} // namespace tl

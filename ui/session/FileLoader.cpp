@@ -1,0 +1,72 @@
+#include "session/FileLoader.h"
+
+#include "io/FormatError.h"
+#include "io/JsonGraph.h"
+#include "io/JsonTrace.h"
+#include "rewrite/Pipeline.h"
+
+#if __has_include("io/DPrintImport.h")
+#include "io/DPrintImport.h"
+#define TL_UI_HAVE_DPRINT_IMPORT 1
+#endif
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <nlohmann/json.hpp>
+
+namespace tl {
+
+LoadedDocument loadDocument(const QString& path) {
+    QFile f(path);
+    if (!f.exists()) throw std::runtime_error(path.toStdString() + ": no such file");
+    if (!f.open(QIODevice::ReadOnly)) throw std::runtime_error(path.toStdString() + ": cannot read: " + f.errorString().toStdString());
+    // Bigger than any graph a person would open; refusing keeps an accidental drop of a video harmless.
+    if (f.size() > (int64_t(1) << 30)) throw std::runtime_error(path.toStdString() + ": file too large (over 1 GiB)");
+    const QByteArray bytes = f.readAll();
+    return loadDocumentText(bytes.toStdString(), QFileInfo(path).fileName());
+}
+
+LoadedDocument loadDocumentText(const std::string& text, const QString& qname) {
+    const std::string name = qname.toStdString();
+    LoadedDocument doc;
+    size_t first = text.find_first_not_of(" \t\r\n\xef\xbb\xbf");
+    if (first != std::string::npos && text[first] == '{') {
+        // JSON: the "format" field says graph or trace; parse errors come from the graph
+        // reader so they name line and column the same way.
+        nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+        if (j.is_discarded()) graphFromJsonText(text, name);  // throws FormatError with line/column
+        const std::string format = j.is_object() && j.contains("format") && j["format"].is_string() ? j["format"].get<std::string>() : "";
+        if (format == kTraceFormatName) {
+            doc.trace = std::make_unique<Trace>(traceFromJsonText(text, name));
+            doc.kind = "trace";
+        } else if (format == kGraphFormatName || format.empty()) {
+            doc.trace = std::make_unique<Trace>(graphFromJsonText(text, name));
+            doc.kind = "graph";
+        } else {
+            throw FormatError("/format", "unknown format \"" + format + "\" (expected \"" + kGraphFormatName + "\" or \"" +
+                                             kTraceFormatName + "\")",
+                              name);
+        }
+        return doc;
+    }
+#ifdef TL_UI_HAVE_DPRINT_IMPORT
+    DPrintImport imported = importDprint(text, name);
+    doc.trace = std::make_unique<Trace>(std::move(imported.graph));
+    doc.kind = "dprint";
+    for (const std::string& n : imported.notes) doc.notes << QString::fromStdString(n);
+    return doc;
+#else
+    throw FormatError("line 1, column 1", "not a tensorlens JSON graph or trace (expected '{')", name);
+#endif
+}
+
+std::unique_ptr<Trace> rewriteToTrace(const Graph& graph, const std::set<std::string>& exclude) {
+    PipelineOptions options;
+    options.explain = true;
+    options.exclude = exclude;
+    auto trace = std::make_unique<Trace>(rewriteWithTrace(graph, options));
+    return trace;
+}
+
+} // namespace tl

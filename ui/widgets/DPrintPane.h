@@ -1,0 +1,46 @@
+#pragma once
+// The dprint text of the current position, byte for byte what PyTensor's
+// debugprint prints. Clicking a line selects its node on the canvas; selecting
+// on the canvas highlights and scrolls to the node's lines.
+#include "io/DPrint.h"
+#include "session/RewriteSession.h"
+
+#include <QWidget>
+
+class QPlainTextEdit;
+class QCheckBox;
+
+namespace tl {
+
+class DPrintPane : public QWidget {
+    Q_OBJECT
+public:
+    DPrintPane(RewriteSession* session, QWidget* parent = nullptr);
+    QPlainTextEdit* editor() const { return m_edit; }
+    /// The text shown (for export and tests).
+    QString text() const;
+    DPrintOptions options() const;
+    /// Outer node shown on `line` (0-based): the line's node, or the Scan whose body the line is in.
+    NodeId nodeOfLine(int line) const;
+    /// Lines highlighted for the current selection.
+    const std::vector<int>& highlightedLines() const { return m_highlighted; }
+
+public slots:
+    void refresh();
+
+private:
+    void onCursorMoved();
+    void showSelection();
+
+    RewriteSession* m_session;
+    QPlainTextEdit* m_edit;
+    QCheckBox* m_types;
+    QCheckBox* m_shapes;
+    QCheckBox* m_destroy;
+    QCheckBox* m_opInfo;
+    std::vector<NodeId> m_lineNode;  // per line: outer node id or -1
+    std::vector<int> m_highlighted;
+    bool m_updating = false;
+};
+
+} // namespace tl
