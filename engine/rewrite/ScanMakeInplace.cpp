@@ -32,7 +32,8 @@ public:
             Node* node = rw.graph().findNode(id);
             if (!node) continue;
             const auto& scan = static_cast<const ScanOp&>(node->op());
-            const ScanInfo& info = scan.info();
+            // A copy: setOp below replaces (and may free) the op `scan` refers to.
+            const ScanInfo info = scan.info();
             bool open = false;
             const std::string before = aliasMapText(scan.destroyMap());
             for (int s = 0; s < info.nTracedStates(); ++s) {
