@@ -73,11 +73,10 @@ void MainWindow::createDocks() {
     QDockWidget* text = dock("dprint", "dprintDock", m_dprint, Qt::RightDockWidgetArea);
     QDockWidget* insp = dock("Inspector", "inspectorDock", m_inspector, Qt::RightDockWidgetArea);
     splitDockWidget(text, insp, Qt::Vertical);
-    QDockWidget* run = dock("Run", "runDock", m_run, Qt::BottomDockWidgetArea);
-    // The canvas gets the room: side docks narrow, the run panel short.
-    resizeDocks({findChild<QDockWidget*>("timelineDock"), text}, {330, 470}, Qt::Horizontal);
-    resizeDocks({run}, {190}, Qt::Vertical);
-    resizeDocks({text, insp}, {300, 420}, Qt::Vertical);
+    QDockWidget* run = dock("Run", "runDock", m_run, Qt::RightDockWidgetArea);
+    // The canvas gets the height: the run panel shares a tab with the inspector.
+    tabifyDockWidget(insp, run);
+    insp->raise();
 }
 
 void MainWindow::createActions() {
@@ -232,10 +231,8 @@ void MainWindow::restoreSettings() {
             auto* timeline = findChild<QDockWidget*>("timelineDock");
             auto* text = findChild<QDockWidget*>("dprintDock");
             auto* insp = findChild<QDockWidget*>("inspectorDock");
-            auto* run = findChild<QDockWidget*>("runDock");
-            resizeDocks({timeline, text}, {320, 470}, Qt::Horizontal);
-            resizeDocks({run}, {190}, Qt::Vertical);
-            resizeDocks({text, insp}, {320, 400}, Qt::Vertical);
+            resizeDocks({timeline, text}, {320, 480}, Qt::Horizontal);
+            resizeDocks({text, insp}, {330, 470}, Qt::Vertical);
         });
     }
 }

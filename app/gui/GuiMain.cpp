@@ -1,14 +1,31 @@
 #include "gui/GuiMain.h"
 
 #include "MainWindow.h"
+#include "widgets/GraphCanvas.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
 
 #include <iostream>
+#include <memory>
 
 namespace tl::gui {
+
+namespace {
+// Waits for the canvas to show a finished layout, then runs `then` once.
+void afterLayout(MainWindow& w, std::function<void()> then) {
+    auto fired = std::make_shared<bool>(false);
+    auto conn = std::make_shared<QMetaObject::Connection>();
+    *conn = QObject::connect(w.canvas(), &GraphCanvas::layoutReady, &w, [fired, conn, then] {
+        if (*fired) return;
+        *fired = true;
+        QObject::disconnect(*conn);
+        // One more turn of the event loop so the view has painted.
+        QTimer::singleShot(300, then);
+    });
+}
+} // namespace
 
 int runGui(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -22,18 +39,47 @@ int runGui(int argc, char** argv) {
     parser.addPositionalArgument("file", "A JSON graph, a JSON trace or dprint text to open.", "[FILE]");
     QCommandLineOption example("example", "Open the built-in example NAME.", "NAME");
     QCommandLineOption step("step", "Go to step N after opening.", "N");
-    parser.addOption(example);
-    parser.addOption(step);
+    QCommandLineOption select("select", "Select node ID after opening (shows it in the inspector).", "ID");
+    QCommandLineOption screenshot("screenshot", "Save a picture of the window to FILE once the graph is drawn, then quit.", "FILE");
+    QCommandLineOption size("size", "Window size WIDTHxHEIGHT.", "WxH");
+    for (const QCommandLineOption& o : {example, step, select, screenshot, size}) parser.addOption(o);
     parser.process(app);
 
     MainWindow window;
+    if (parser.isSet(size)) {
+        const QStringList wh = parser.value(size).split('x');
+        if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
+    }
     window.show();
     // Open after the event loop starts, so the window is up while a big file loads.
     QTimer::singleShot(0, &window, [&] {
         bool ok = true;
+        // Steps are taken after the first picture is drawn, as a user would, so
+        // positions carry over and erased nodes stay where they were.
+        if (parser.isSet(step) || parser.isSet(select) || parser.isSet(screenshot)) {
+            afterLayout(window, [&] {
+                auto finish = [&] {
+                    if (parser.isSet(select)) window.session()->setSelection({parser.value(select).toLongLong()});
+                    if (!parser.isSet(screenshot)) return;
+                    QTimer::singleShot(parser.isSet(step) ? 600 : 0, &window, [&] {
+                        const bool saved = window.grab().save(parser.value(screenshot));
+                        if (!saved) std::cerr << "tensorlens: cannot write " << parser.value(screenshot).toStdString() << "\n";
+                        QApplication::exit(saved ? 0 : 1);
+                    });
+                };
+                if (!parser.isSet(step)) {
+                    finish();
+                    return;
+                }
+                const int target = parser.value(step).toInt();
+                for (int k = 1; k <= target; ++k) window.session()->setCurrentStep(k);
+                if (window.canvas()->isLayoutPending()) afterLayout(window, finish);
+                else finish();
+            });
+        }
         if (parser.isSet(example)) ok = window.openExample(parser.value(example));
         else if (!parser.positionalArguments().isEmpty()) ok = window.openFile(parser.positionalArguments().front());
-        if (ok && parser.isSet(step)) window.session()->setCurrentStep(parser.value(step).toInt());
+        if (!ok && parser.isSet(screenshot)) QTimer::singleShot(500, [] { QApplication::exit(1); });
     });
     return app.exec();
 }

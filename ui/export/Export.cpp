@@ -128,7 +128,7 @@ void exportScene(const Trace& trace, int step, const std::string& path, const Ex
     default: break;
     }
     if (!ensureGuiApplication()) throw std::runtime_error("SVG/PNG export needs a QApplication, but a QCoreApplication already exists");
-    auto vg = std::make_shared<VisualGraph>(buildVisualGraph(g, options.expansion, diff ? &diff->erased : nullptr));
+    auto vg = std::make_shared<VisualGraph>(buildVisualGraph(g, options.expansion, diff ? &*diff : nullptr));
     const GraphLayout layout = layoutVisualGraph(*vg, options.layout);
     if (!layout.ok) throw std::runtime_error("layout failed");
     const Highlights h = computeHighlights(*vg, diff ? &*diff : nullptr, n);

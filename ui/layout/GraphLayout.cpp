@@ -1,5 +1,7 @@
 #include "layout/GraphLayout.h"
 
+#include "session/StepDiff.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -138,7 +140,7 @@ GraphLayout layoutVisualGraph(const VisualGraph& vg, const LayoutSettings& setti
         }
         R.size = QSizeF(maxW, y + rowHeight);
         if (level >= 0)
-            size[level] = QSizeF(std::max(R.size.width() + 2 * kClusterMargin, vg.nodes[level].size.width() + 2 * kClusterMargin),
+            size[level] = QSizeF(std::max(R.size.width() + 2 * kClusterMargin, vg.nodes[level].size.width()),
                                  R.size.height() + kClusterHeader + kClusterMargin);
         results[level] = std::move(R);
         if (progress) progress(++done, total);
@@ -241,8 +243,18 @@ private:
 };
 } // namespace
 
-IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache& cache,
-                                      const std::unordered_map<std::string, std::string>& hints) {
+PlacementHints placementHints(const StepDiff* diff) {
+    PlacementHints hints;
+    if (!diff) return hints;
+    for (const auto& [was, now] : diff->replacedBy) {
+        const std::string n = "n" + std::to_string(now), w = "n" + std::to_string(was);
+        hints.exact[n] = w;
+        hints.prefixes.emplace_back(n + "/", w + "/");
+    }
+    return hints;
+}
+
+IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache& cache, const PlacementHints& hints) {
     IncrementalLayout res;
     GraphLayout& out = res.layout;
     const int n = static_cast<int>(vg.nodes.size());
@@ -281,11 +293,23 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
         const QSizeF s = vg.nodes[i].size;
         QPointF want;
         bool have = false;
-        if (auto h = hints.find(vg.nodes[i].key); h != hints.end())
+        const std::string& key = vg.nodes[i].key;
+        bool hinted = false;
+        if (auto h = hints.exact.find(key); h != hints.exact.end())
             if (const QRectF* r = cache.rect(h->second)) {
                 want = r->center();
                 have = true;
             }
+        for (size_t p = 0; !have && p < hints.prefixes.size(); ++p) {
+            const auto& [now, was] = hints.prefixes[p];
+            if (key.compare(0, now.size(), now) != 0) continue;
+            if (const QRectF* r = cache.rect(was + key.substr(now.size()))) {
+                want = r->center();
+                have = true;
+            }
+        }
+        hinted = have;
+        if (!hinted && vg.nodes[i].parent >= 0) res.needsFullLayout = true;
         if (!have) {
             double sx = 0, maxBottom = -1e18;
             int cnt = 0;
@@ -340,6 +364,16 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
             out.rects[c] = box;
         } else {
             out.rects[c] = box.adjusted(-kClusterMargin, -kClusterHeader, kClusterMargin, kClusterMargin);
+        }
+    }
+    // A box drawn inside a frame it does not belong to would read as part of that body.
+    for (int c : clusters) {
+        if (res.needsFullLayout) break;
+        for (int k = 0; k < n && !res.needsFullLayout; ++k) {
+            if (k == c || vg.nodes[k].kind == VNode::Kind::Cluster) continue;
+            int p = vg.nodes[k].parent;
+            while (p >= 0 && p != c) p = vg.nodes[p].parent;
+            if (p != c && out.rects[c].intersects(out.rects[k])) res.needsFullLayout = true;
         }
     }
     out.paths.resize(vg.edges.size());

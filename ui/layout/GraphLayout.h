@@ -65,12 +65,26 @@ private:
 struct IncrementalLayout {
     GraphLayout layout;
     int reused = 0;  // nodes kept where they were
-    int placed = 0;  // nodes new to the cache, put next to their neighbours
+    int placed = 0;  // nodes new to the cache, put at a hint or next to their neighbours
+    /// Nodes inside expanded bodies that had neither a remembered position nor a
+    /// hint, or a node overlapping a body frame it is not part of: the picture
+    /// would be misleading, lay it out again instead.
+    bool needsFullLayout = false;
 };
 
-/// Keeps every remembered node where it was and places new ones near their
-/// neighbours (or at `hints[key]`'s position: the node they were cloned from).
-IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache& cache,
-                                      const std::unordered_map<std::string, std::string>& hints = {});
+/// Where new keys should start: `exact[newKey] = oldKey`, and key prefixes
+/// (`"n18/" -> "n13/"`: the body of a rebuilt Scan where the old body was).
+struct PlacementHints {
+    std::unordered_map<std::string, std::string> exact;
+    std::vector<std::pair<std::string, std::string>> prefixes;
+};
+
+/// Hints for the step `diff` leads to: each replacement (StepDiff::replacedBy)
+/// starts where the node it replaces was, a rebuilt Scan's body where the old body was.
+PlacementHints placementHints(const struct StepDiff* diff);
+
+/// Keeps every remembered node where it was and places new ones at their hint's
+/// old position, or else next to their neighbours.
+IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache& cache, const PlacementHints& hints = {});
 
 } // namespace tl

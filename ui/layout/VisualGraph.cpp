@@ -1,6 +1,6 @@
 #include "layout/VisualGraph.h"
 
-#include "rewrite/Trace.h"
+#include "session/StepDiff.h"
 
 #include <QFont>
 #include <QFontMetricsF>
@@ -71,14 +71,29 @@ const QFont& canvasSmallFont() {
     return f;
 }
 
+namespace {
+// Text widths by string: op names and ids repeat from step to step, and font
+// metrics are the bulk of building a visual graph. GUI thread only.
+double textWidth(const std::string& text, bool small) {
+    static const QFontMetricsF big(canvasTitleFont()), little(canvasSmallFont());
+    static std::unordered_map<std::string, double> bigCache, littleCache;
+    auto& cache = small ? littleCache : bigCache;
+    if (auto it = cache.find(text); it != cache.end()) return it->second;
+    if (cache.size() > 200000) cache.clear();  // bounded: a long session of huge graphs
+    const double w = (small ? little : big).horizontalAdvance(QString::fromStdString(text));
+    cache.emplace(text, w);
+    return w;
+}
+} // namespace
+
 QSizeF measureBox(const std::string& title, const std::string& subtitle, bool ellipse) {
-    // Metrics objects are cheap to copy but not to build: one of each for the process.
-    static const QFontMetricsF big(canvasTitleFont()), small(canvasSmallFont());
-    double w = big.horizontalAdvance(QString::fromStdString(title));
-    double h = big.height();
+    static const double bigHeight = QFontMetricsF(canvasTitleFont()).height();
+    static const double smallHeight = QFontMetricsF(canvasSmallFont()).height();
+    double w = textWidth(title, false);
+    double h = bigHeight;
     if (!subtitle.empty()) {
-        w = std::max(w, small.horizontalAdvance(QString::fromStdString(subtitle)));
-        h += small.height();
+        w = std::max(w, textWidth(subtitle, true));
+        h += smallHeight;
     }
     // Ellipses need more room for the same text.
     if (ellipse) return QSizeF(w * 1.25 + 14, h * 1.2 + 6);
@@ -124,6 +139,16 @@ public:
     Builder(VisualGraph& vg, const ExpansionState& exp) : m_vg(vg), m_exp(exp) {}
 
     int add(VNode n) {
+        if (n.kind == VNode::Kind::Cluster) {
+            // The frame's header line: bold "▾ title  subtitle" must fit across the frame.
+            QFont bold = canvasTitleFont();
+            bold.setBold(true);
+            const QFontMetricsF fm(bold);
+            const QString header = QString::fromStdString("\u25be " + n.title + "  " + n.subtitle);
+            n.size = QSizeF(fm.horizontalAdvance(header) + 24, fm.height() + 8);
+            m_vg.nodes.push_back(std::move(n));
+            return static_cast<int>(m_vg.nodes.size()) - 1;
+        }
         n.size = measureBox(n.title, n.subtitle,
                             n.kind == VNode::Kind::Input || n.kind == VNode::Kind::Constant || n.kind == VNode::Kind::Output ||
                                 n.kind == VNode::Kind::InnerInput || n.kind == VNode::Kind::InnerOutput);
@@ -376,7 +401,7 @@ public:
 
 } // namespace
 
-VisualGraph buildVisualGraph(const Graph& g, const ExpansionState& expansion, const std::vector<NodeSnapshot>* ghosts) {
+VisualGraph buildVisualGraph(const Graph& g, const ExpansionState& expansion, const StepDiff* diff) {
     VisualGraph vg;
     Builder b(vg, expansion);
     // Levels are processed from a work list, not by recursion: bodies nest.
@@ -390,31 +415,53 @@ VisualGraph buildVisualGraph(const Graph& g, const ExpansionState& expansion, co
         b.buildLevel(std::move(L), work);
     }
     vg.index();
-    if (ghosts) {
-        for (const NodeSnapshot& s : *ghosts) {
-            VNode v;
-            v.kind = VNode::Kind::Ghost;
-            v.key = "n" + std::to_string(s.id);
-            v.node = s.id;
-            v.family = s.op ? opFamily(*s.op) : OpFamily::Other;
-            v.title = s.op ? clip(s.op->name()) : "erased";
-            v.subtitle = "#" + std::to_string(s.id) + " (erased)";
-            const int idx = b.add(std::move(v));
-            for (size_t i = 0; i < s.inputs.size(); ++i) {
-                const Variable* in = g.findVariable(s.inputs[i]);
-                if (!in) continue;
-                int from;
-                if (in->owner()) from = vg.indexOfNode(in->owner()->id());
-                else {
-                    Level L;
-                    L.graph = &g;
-                    from = b.sourceFor(L, in, vg.nodes[idx].key + "#" + std::to_string(i));
-                }
-                b.edge(from, idx, in, static_cast<int>(i));
-            }
+    if (!diff || diff->erased.empty()) return vg;
+    std::unordered_map<VarId, int> ghostOutput;  // variables the ghosts produced (or their replacements)
+    std::vector<int> ghostIndex;
+    for (const NodeSnapshot& s : diff->erased) {
+        // A node whose replacement is drawn in its place needs no ghost; what read
+        // it is drawn reading the replacement.
+        if (auto r = diff->replacedBy.find(s.id); r != diff->replacedBy.end()) {
+            ghostIndex.push_back(-1);
+            if (const int now = vg.indexOfNode(r->second); now >= 0)
+                for (VarId o : s.outputIds) ghostOutput[o] = now;
+            continue;
         }
-        vg.index();
+        VNode v;
+        v.kind = VNode::Kind::Ghost;
+        v.key = "n" + std::to_string(s.id);
+        v.node = s.id;
+        v.family = s.op ? opFamily(*s.op) : OpFamily::Other;
+        v.title = s.op ? clip(s.op->name()) : "erased";
+        v.subtitle = "#" + std::to_string(s.id) + " (erased)";
+        const int idx = b.add(std::move(v));
+        ghostIndex.push_back(idx);
+        for (VarId o : s.outputIds) ghostOutput[o] = idx;
     }
+    Level L;
+    L.graph = &g;
+    for (size_t k = 0; k < diff->erased.size(); ++k) {
+        const NodeSnapshot& s = diff->erased[k];
+        const int idx = ghostIndex[k];
+        if (idx < 0) continue;
+        for (size_t i = 0; i < s.inputs.size(); ++i) {
+            int from = -1;
+            if (auto it = ghostOutput.find(s.inputs[i]); it != ghostOutput.end()) from = it->second;
+            else if (const Variable* in = g.findVariable(s.inputs[i])) {
+                if (in->owner()) from = vg.indexOfNode(in->owner()->id());
+                else from = b.sourceFor(L, in, vg.nodes[idx].key + "#" + std::to_string(i));
+            }
+            if (from >= 0) b.edge(from, idx, nullptr, static_cast<int>(i));
+        }
+    }
+    // Ghost -> the nodes that read it before the step (they read something else now).
+    for (const RewiredEdge& r : diff->rewired) {
+        auto it = ghostOutput.find(r.before);
+        if (it == ghostOutput.end()) continue;
+        const int to = r.consumer >= 0 ? vg.indexOfNode(r.consumer) : vg.indexOf("out" + std::to_string(r.index));
+        if (to >= 0) b.edge(it->second, to, nullptr, r.index);
+    }
+    vg.index();
     return vg;
 }
 

@@ -84,9 +84,10 @@ const QFont& canvasSmallFont();
 /// Size of a box holding these lines of text in the canvas font (GUI thread).
 QSizeF measureBox(const std::string& title, const std::string& subtitle, bool ellipse);
 
-/// Builds the visual graph of `g`. `ghosts` (erased nodes of the step shown)
-/// are added as Ghost nodes wired to whatever of their inputs still exists.
-VisualGraph buildVisualGraph(const Graph& g, const ExpansionState& expansion,
-                             const std::vector<struct NodeSnapshot>* ghosts = nullptr);
+/// Builds the visual graph of `g`. With the diff of the step shown, the nodes it
+/// erased are added as Ghost nodes, wired to what is left of their inputs, to
+/// each other, and to the nodes that read them before the step, so a full
+/// layout puts them where they were.
+VisualGraph buildVisualGraph(const Graph& g, const ExpansionState& expansion, const struct StepDiff* diff = nullptr);
 
 } // namespace tl

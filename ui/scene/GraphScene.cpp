@@ -107,7 +107,7 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
         item->setEdge(layout.paths[e], quiet ? QString() : QString::fromStdString(ve.label), QString::fromStdString(ve.link));
         EdgeItem::Style style = EdgeItem::Normal;
         if (h.rewiredEdges.count(e)) style = EdgeItem::Rewired;
-        else if (h.ghosts.count(ve.to)) style = EdgeItem::ToGhost;
+        else if (h.ghosts.count(ve.to) || h.ghosts.count(ve.from)) style = EdgeItem::ToGhost;
         item->setStyle(style);
         edges[key] = item;
     }
@@ -141,17 +141,10 @@ void GraphScene::placeBadges(const Highlights& h) {
         auto* item = new BadgeItem(BadgeItem::Kind(b.kind), b.text, b.tooltip);
         addItem(item);
         const QRectF r = m_layout.rects[b.node];
-        QPointF at;
-        if (b.kind == Highlights::Badge::Shape && b.edge >= 0 && b.edge < static_cast<int>(m_layout.paths.size()) &&
-            g.nodes[b.node].kind == VNode::Kind::Cluster) {
-            // Expanded Scan: next to the buffer's link into the body.
-            const QPointF p = m_layout.paths[b.edge].pointAtPercent(0.6);
-            at = p + QPointF(10, -item->boundingRect().height() / 2);
-        } else {
-            double& y = nextY.try_emplace(b.node, r.top() - 4).first->second;
-            at = QPointF(r.right() + 10, y);
-            y += item->boundingRect().height() + 4;
-        }
+        // Right of the box (an expanded Scan's right edge too), stacked downward.
+        double& y = nextY.try_emplace(b.node, r.top() + (g.nodes[b.node].kind == VNode::Kind::Cluster ? 2 : -4)).first->second;
+        const QPointF at(r.right() + 10, y);
+        y += item->boundingRect().height() + 4;
         item->setPos(at);
         m_badges.push_back(item);
     }

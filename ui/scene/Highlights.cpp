@@ -26,8 +26,9 @@ Highlights computeHighlights(const VisualGraph& vg, const StepDiff* diff, int st
         if (vg.nodes[i].kind == VNode::Kind::Ghost) h.ghosts.insert(i);
 
     // Edges by (top-level consumer node, input index, variable); graph outputs by marker.
+    // Only built when the step rewired something: it is a pass over every edge.
     std::map<std::tuple<NodeId, int, VarId>, std::vector<int>> byUse;
-    for (int e = 0; e < static_cast<int>(vg.edges.size()); ++e) {
+    for (int e = 0; !diff->rewired.empty() && e < static_cast<int>(vg.edges.size()); ++e) {
         const VEdge& ve = vg.edges[e];
         const int top = vg.ancestorAt(ve.to, -1);
         if (top < 0) continue;

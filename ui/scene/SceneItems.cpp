@@ -147,7 +147,7 @@ void EdgeItem::recomputeBounds() {
     const QPointF n(-d.y(), d.x());
     m_arrow << tip << tip - d * 9 + n * 4 << tip - d * 9 - n * 4;
     m_labelPos = m_path.pointAtPercent(0.5);
-    m_linkPos = m_path.pointAtPercent(0.82);
+    m_linkPos = m_path.pointAtPercent(0.9);
     QRectF b = m_path.boundingRect().united(m_arrow.boundingRect());
     const QFontMetricsF fm(canvasSmallFont());
     if (!m_label.isEmpty()) b = b.united(QRectF(m_labelPos + QPointF(4, -fm.height()), QSizeF(fm.horizontalAdvance(m_label) + 4, fm.height() * 1.2)));
@@ -178,6 +178,12 @@ void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
         QFont f = canvasSmallFont();
         f.setBold(true);
         p->setFont(f);
+        // A light plate keeps the category readable where it crosses a frame or an edge.
+        const QFontMetricsF fm(f);
+        const QRectF plate(m_linkPos + QPointF(3, -fm.ascent() - 1), QSizeF(fm.horizontalAdvance(m_link) + 4, fm.height() + 1));
+        p->setPen(Qt::NoPen);
+        p->setBrush(QColor(255, 255, 255, 210));
+        p->drawRoundedRect(plate, 2, 2);
         p->setPen(palette::link());
         p->drawText(m_linkPos + QPointF(5, 0), m_link);
     }

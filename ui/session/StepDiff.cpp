@@ -242,9 +242,27 @@ StepDiff StepDiffBuilder::finish(const Graph& after) {
                 }
     };
     for (NodeId id : newScans)
-        if (auto was = predecessorOf(id)) compareBuffers(id, *was);
+        if (auto was = predecessorOf(id)) {
+            compareBuffers(id, *was);
+            d.replacedBy.try_emplace(*was, id);
+        }
     for (const auto& [id, rows] : m_buffersBefore)
         if (after.findNode(id)) compareBuffers(id, id);
+    // Replacements: clones first, then new producers of the same family readers switched to.
+    std::map<NodeId, const NodeSnapshot*> erasedById;
+    for (const NodeSnapshot& s : d.erased) erasedById[s.id] = &s;
+    for (const auto& [now, was] : d.clonedFrom)
+        if (erasedById.count(was) && d.isAdded(now)) d.replacedBy.try_emplace(was, now);
+    std::set<NodeId> taken;
+    for (const auto& [was, now] : d.replacedBy) taken.insert(now);
+    for (const RewiredEdge& e : d.rewired) {
+        auto it = erasedById.find(e.producerBefore);
+        if (it == erasedById.end() || d.replacedBy.count(e.producerBefore) || !d.isAdded(e.producerAfter) || taken.count(e.producerAfter)) continue;
+        const Node* n = after.findNode(e.producerAfter);
+        if (!n || !it->second->op || it->second->op->kind() != n->op().kind()) continue;
+        d.replacedBy[e.producerBefore] = e.producerAfter;
+        taken.insert(e.producerAfter);
+    }
     d.bufferBytesAfter = totalBufferBytes(after);
     return std::move(m_diff);
 }

@@ -53,6 +53,10 @@ struct StepDiff {
     std::vector<NodeId> fused;          // added Composite nodes
     std::vector<AttributeChange> attributes;
     std::map<NodeId, NodeId> clonedFrom;
+    /// Erased node -> the added node that took its place (a clone, a rebuilt Scan,
+    /// or the new producer its readers switched to, of the same op family). The
+    /// canvas draws the new node where the old one was instead of a ghost.
+    std::map<NodeId, NodeId> replacedBy;
     int64_t bufferBytesBefore = 0, bufferBytesAfter = 0;
 
     /// Nothing a user could see changed.

@@ -84,21 +84,13 @@ void GraphCanvas::rebuild(bool forceFull) {
     QElapsedTimer clock;
     clock.start();
     const StepDiff* diff = m_session->currentDiff();
-    auto vg = std::make_shared<VisualGraph>(buildVisualGraph(m_session->currentGraph(), m_expansion, diff ? &diff->erased : nullptr));
+    auto vg = std::make_shared<VisualGraph>(buildVisualGraph(m_session->currentGraph(), m_expansion, diff));
     Highlights h = computeHighlights(*vg, diff, m_session->stepCount(), m_session->source());
     if (!forceFull && m_cache.size() > 0) {
-        // New nodes start where the node they replace was: its clone source, or the
-        // producer an edge read before the step.
-        std::unordered_map<std::string, std::string> hints;
-        if (diff) {
-            for (const auto& [now, was] : diff->clonedFrom) hints["n" + std::to_string(now)] = "n" + std::to_string(was);
-            for (const RewiredEdge& r : diff->rewired)
-                if (r.producerAfter >= 0 && r.producerBefore >= 0 && diff->isAdded(r.producerAfter))
-                    hints.try_emplace("n" + std::to_string(r.producerAfter), "n" + std::to_string(r.producerBefore));
-        }
-        IncrementalLayout inc = layoutIncrementally(*vg, m_cache, hints);
+        // New nodes start where the node they replace was (placementHints).
+        IncrementalLayout inc = layoutIncrementally(*vg, m_cache, placementHints(diff));
         const int n = static_cast<int>(vg->nodes.size());
-        if (inc.placed <= std::max(25, n / 4)) {
+        if (!inc.needsFullLayout && inc.placed <= std::max(8, n / 10)) {
             if (m_pending) {
                 m_engine->cancel();
                 m_pending.reset();

@@ -111,6 +111,7 @@ RunPane::RunPane(RewriteSession* session, QWidget* parent) : QWidget(parent), m_
     m_summary->setObjectName("runSummary");
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_outputs->setMinimumHeight(60);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
