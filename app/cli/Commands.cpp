@@ -63,8 +63,14 @@ const std::vector<Command>& commands() {
          "inputs. Exit code 0 when every step keeps the outputs, 1 at the first step that does not.\n",
          &cmdVerify},
         {"export", "render a graph (or a trace step) to SVG, PNG, DOT, JSON or dprint text",
-         "Usage: tensorlens export FILE.json [--trace TRACE.json --step N] -o OUT.(svg|png|dot|json|txt)\n\n"
-         "SVG and PNG are the GUI's scene with its highlights, rendered offscreen (no display needed).\n",
+         "Usage: tensorlens export (FILE | --trace TRACE.json | --example NAME) [--step N] [--rewrite]\n"
+         "                         [--mode exact|pytensor] [--exclude NAME]... [--types] [--no-shapes]\n"
+         "                         -o OUT.(svg|png|dot|json|trace.json|txt)\n\n"
+         "Writes the graph at step N (default: the last) in the format the extension names. SVG and PNG\n"
+         "are the window's scene with the highlights of step N, rendered offscreen (no display needed);\n"
+         "DOT outlines the nodes step N added; .json is the graph, .trace.json the whole trace, .txt dprint.\n"
+         "FILE is a JSON graph, a JSON trace or dprint text. A graph is exported as it is unless --rewrite\n"
+         "(or --step, --mode, --exclude) runs the FAST_RUN pipeline on it first, as the window does.\n",
          &cmdExport},
         {"import-dprint", "read PyTensor dprint text into a JSON graph",
          "Usage: tensorlens import-dprint FILE.txt -o OUT.json\n\n"

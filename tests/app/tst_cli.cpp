@@ -117,6 +117,56 @@ private slots:
         QVERIFY2(v.code == 0, qPrintable(v.out + v.err));
     }
 
+#ifdef TL_APP_HAS_GUI
+    // The step scan_save_mem took on seed_rop, exported as every format; the SVG
+    // carries the buffer badge the window shows at that step.
+    void exportEveryFormatAtTheSaveMemStep() {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("seed.trace.json");
+        Result r = runApp({"rewrite", example("seed_rop"), "--trace", trace});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        Result t = runApp({"trace", trace});
+        QCOMPARE(t.code, 0);
+        QString step;
+        for (const QString& line : t.out.split('\n'))
+            if (line.contains("scan_save_mem")) step = line.split(QRegularExpression("\\s+"), Qt::SkipEmptyParts).value(0);
+        QVERIFY2(!step.isEmpty(), qPrintable(t.out));
+        for (const char* ext : {"svg", "png", "dot", "json", "txt"}) {
+            const QString out = dir.filePath(QString("step.") + ext);
+            Result e = runApp({"export", "--trace", trace, "--step", step, "-o", out});
+            QVERIFY2(e.code == 0, qPrintable(QString(ext) + ": " + e.err));
+            QVERIFY2(QFileInfo(out).size() > 0, ext);
+        }
+        QFile svg(dir.filePath("step.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(svg.readAll());
+        QVERIFY(text.contains("<svg"));
+        QVERIFY2(text.contains("(11, 7) \u2192 (1, 7)"), "the buffer badge is in the SVG");
+        QFile dot(dir.filePath("step.dot"));
+        QVERIFY(dot.open(QIODevice::ReadOnly));
+        QVERIFY(dot.readAll().startsWith("digraph"));
+    }
+
+    void exportRewritesAGraphOnRequestAndRejectsBadArguments() {
+        QTemporaryDir dir;
+        Result plain = runApp({"export", example("seed_dup"), "-o", dir.filePath("a.txt")});
+        QVERIFY2(plain.code == 0, qPrintable(plain.err));
+        QVERIFY(plain.err.contains("step 0 of 0"));
+        Result rewritten = runApp({"export", "--example", "seed_dup", "--rewrite", "-o", dir.filePath("b.svg")});
+        QVERIFY2(rewritten.code == 0, qPrintable(rewritten.err));
+        QVERIFY(!rewritten.err.contains("of 0 "));
+        Result ext = runApp({"export", example("seed_dup"), "-o", dir.filePath("c.pdf")});
+        QCOMPARE(ext.code, 2);
+        QVERIFY(ext.err.contains(".pdf"));
+        Result step = runApp({"export", example("seed_dup"), "--rewrite", "--step", "99999", "-o", dir.filePath("d.svg")});
+        QCOMPARE(step.code, 2);
+        QVERIFY(step.err.contains("99999"));
+        Result missing = runApp({"export", dir.filePath("nope.json"), "-o", dir.filePath("e.svg")});
+        QCOMPARE(missing.code, 1);
+        QVERIFY(missing.err.contains("nope.json"));
+    }
+#endif
+
     void rewriteRejectsUnknownExclude() {
         QTemporaryDir dir;
         Result r = runApp({"rewrite", example("seed_rop"), "-o", dir.filePath("o.json"), "--exclude", "no_such_rewrite"});

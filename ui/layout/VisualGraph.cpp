@@ -457,7 +457,8 @@ VisualGraph buildVisualGraph(const Graph& g, const ExpansionState& expansion, co
     // Ghost -> the nodes that read it before the step (they read something else now).
     for (const RewiredEdge& r : diff->rewired) {
         auto it = ghostOutput.find(r.before);
-        if (it == ghostOutput.end()) continue;
+        // A replacement already draws its own edge to the reader.
+        if (it == ghostOutput.end() || vg.nodes[it->second].kind != VNode::Kind::Ghost) continue;
         const int to = r.consumer >= 0 ? vg.indexOfNode(r.consumer) : vg.indexOf("out" + std::to_string(r.index));
         if (to >= 0) b.edge(it->second, to, nullptr, r.index);
     }
