@@ -93,6 +93,7 @@ void MainWindow::createActions() {
     };
     actOpen = make("&Open\u2026", {QKeySequence::Open}, "actOpen", [this] { chooseAndOpen(); });
     actOpen->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+    actPaste = make("&Paste dprint", {QKeySequence("Ctrl+Shift+V")}, "actPaste", [this] { pasteDprint(); });
     actExportSvg = make("Export &SVG\u2026", {QKeySequence("Ctrl+E")}, "actExportSvg", [this] { chooseAndExport("SVG (*.svg)", ".svg"); });
     actExportPng = make("Export &PNG\u2026", {}, "actExportPng", [this] { chooseAndExport("PNG (*.png)", ".png"); });
     actExportDot = make("Export &DOT\u2026", {}, "actExportDot", [this] { chooseAndExport("Graphviz DOT (*.dot)", ".dot"); });
@@ -141,6 +142,7 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction(actOpen);
+    file->addAction(actPaste);
     m_recentMenu = file->addMenu("Open &recent");
     m_examplesMenu = file->addMenu("E&xamples");
     rebuildRecentMenu();

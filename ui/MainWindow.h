@@ -44,6 +44,11 @@ public slots:
     /// Opens a JSON graph / trace (or dprint text). On error shows a dialog naming the
     /// place and keeps what was open; returns false.
     bool openFile(const QString& path);
+    /// Opens text in memory the way openFile opens a file: JSON or dprint text
+    /// (`name` names it in messages). Errors as openFile.
+    bool openText(const QString& text, const QString& name);
+    /// Opens the clipboard's text: dprint pasted from an issue, or JSON.
+    bool pasteDprint();
     /// Builds a built-in example, rewrites it and opens the trace.
     bool openExample(const QString& name);
     /// Opens "example:NAME" or a file path (the command-line argument).
@@ -76,6 +81,7 @@ private:
     void jumpToStep();
     void showShortcuts();
     bool openLoaded(std::unique_ptr<Trace> trace, const QString& source, bool rewrite);
+    void reportOpened(const QString& source, const QStringList& notes);
 
     RewriteSession* m_session;
     GraphCanvas* m_canvas;
@@ -96,6 +102,7 @@ private:
 public:
     // Actions, public so tests and menus share them.
     QAction* actOpen = nullptr;
+    QAction* actPaste = nullptr;
     QAction* actExportSvg = nullptr;
     QAction* actExportPng = nullptr;
     QAction* actExportDot = nullptr;

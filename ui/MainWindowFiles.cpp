@@ -13,6 +13,7 @@
 #include "widgets/DPrintPane.h"
 #include "widgets/GraphCanvas.h"
 
+#include <QClipboard>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDragEnterEvent>
@@ -70,9 +71,41 @@ bool MainWindow::openFile(const QString& path) {
     }
     addRecentFile(QFileInfo(path).absoluteFilePath());
     const bool ok = openLoaded(std::move(doc.trace), QFileInfo(path).fileName(), m_rewriteOnOpen && doc.kind != "trace");
-    if (ok && !doc.notes.isEmpty()) m_statusLabel->setText(QString("Opened %1 (%2 notes: %3)").arg(path).arg(doc.notes.size()).arg(doc.notes.front()));
-    else if (ok) m_statusLabel->setText("Opened " + path);
+    if (ok) reportOpened(path, doc.notes);
     return ok;
+}
+
+bool MainWindow::openText(const QString& text, const QString& name) {
+    LoadedDocument doc;
+    try {
+        WaitCursor wait;
+        doc = loadDocumentText(text.toStdString(), name);
+    } catch (const std::exception& e) {
+        showError("Cannot open " + name, QString::fromUtf8(e.what()));
+        return false;
+    }
+    const bool ok = openLoaded(std::move(doc.trace), name, m_rewriteOnOpen && doc.kind != "trace");
+    if (ok) reportOpened(name, doc.notes);
+    return ok;
+}
+
+bool MainWindow::pasteDprint() {
+    const QString text = QGuiApplication::clipboard()->text();
+    if (text.trimmed().isEmpty()) {
+        showError("Nothing to paste", "The clipboard holds no text. Copy the output of pytensor.dprint (or a JSON graph) first.");
+        return false;
+    }
+    return openText(text, "pasted text");
+}
+
+void MainWindow::reportOpened(const QString& source, const QStringList& notes) {
+    // What an importer had to infer is part of what was opened: say it, never silently.
+    if (notes.isEmpty()) {
+        m_statusLabel->setText("Opened " + source);
+        return;
+    }
+    m_statusLabel->setText(QString("Opened %1 (%2 import notes: %3)").arg(source).arg(notes.size()).arg(notes.front()));
+    m_statusLabel->setToolTip(notes.join("\n"));
 }
 
 bool MainWindow::openExample(const QString& name) {

@@ -34,18 +34,6 @@ void writeFile(const QString& path, const std::string& text) {
     f.write(text.data(), static_cast<qint64>(text.size()));
 }
 
-// The seed's first listing (from "Subtensor{i} [id A]" to the line before the "•" remarks).
-std::string seedListing1() {
-    std::ifstream in(tl::test::sharedPath("seed/missed-scan-rewrites.txt"));
-    std::string text, l;
-    bool on = false;
-    while (std::getline(in, l)) {
-        if (l.rfind("Subtensor{i} [id A]", 0) == 0) on = true;
-        if (on && l.rfind("\u2022", 0) == 0) break;
-        if (on) text += l + "\n";
-    }
-    return text;
-}
 } // namespace
 
 class TestCliImport : public QObject {
@@ -55,7 +43,7 @@ private slots:
         if (tl::test::sharedPath("seed").empty()) QSKIP("shared/ is not present");
         QTemporaryDir dir;
         const QString txt = dir.filePath("listing.txt"), json = dir.filePath("graph.json");
-        writeFile(txt, seedListing1());
+        writeFile(txt, tl::test::seedDprintListing(1));
         Result r = runApp({"import-dprint", txt, "-o", json});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(r.out.isEmpty());

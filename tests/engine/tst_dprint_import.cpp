@@ -22,13 +22,6 @@ using namespace tl;
 
 namespace {
 
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 std::vector<std::string> lines(const std::string& text, bool skipBlank) {
     std::vector<std::string> out;
     std::istringstream in(text);
@@ -36,29 +29,6 @@ std::vector<std::string> lines(const std::string& text, bool skipBlank) {
         while (!l.empty() && (l.back() == ' ' || l.back() == '\r')) l.pop_back();
         if (skipBlank && l.empty()) continue;
         out.push_back(l);
-    }
-    return out;
-}
-
-// The seed's listings: the first as printed, the second without its `# ` prefixes.
-std::string seedListing(int which) {
-    const std::string seed = readFile(test::sharedPath("seed/missed-scan-rewrites.txt"));
-    std::vector<std::string> all = lines(seed, false);
-    std::string out;
-    if (which == 1) {
-        bool on = false;
-        for (const auto& l : all) {
-            if (l.rfind("Subtensor{i} [id A]", 0) == 0) on = true;
-            if (on && l.rfind("\u2022", 0) == 0) break;
-            if (on) out += l + "\n";
-        }
-    } else {
-        bool on = false;
-        for (const auto& l : all) {
-            if (l.rfind("func.dprint(print_shape=True", 0) == 0) on = true;
-            else if (on && l.rfind("# ", 0) == 0) out += l.substr(2) + "\n";
-            else if (on && !out.empty()) break;
-        }
     }
     return out;
 }
@@ -112,7 +82,7 @@ class TestDPrintImport : public QObject {
 private slots:
     void seedListing1() {
         if (test::sharedPath("seed").empty()) QSKIP("shared/ is not present");
-        const std::string text = seedListing(1);
+        const std::string text = test::seedDprintListing(1);
         QVERIFY(text.size() > 1000);
         DPrintImport imp = importDprint(text, "seed-listing-1");
         QVERIFY(imp.graph->validate().empty());
@@ -142,7 +112,7 @@ private slots:
 
     void seedListing2() {
         if (test::sharedPath("seed").empty()) QSKIP("shared/ is not present");
-        const std::string text = seedListing(2);
+        const std::string text = test::seedDprintListing(2);
         QVERIFY(text.find("Inner graphs:") != std::string::npos);
         DPrintImport imp = importDprint(text);
         QVERIFY(imp.graph->validate().empty());

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 namespace tl::test {
@@ -11,6 +12,28 @@ std::string sourcePath(const std::string& relative) { return std::string(TL_SOUR
 std::string sharedPath(const std::string& relative) {
     std::filesystem::path p = std::filesystem::path(TL_SHARED_DIR) / relative;
     return std::filesystem::exists(p) ? p.string() : std::string();
+}
+
+std::string seedDprintListing(int which) {
+    const std::string path = sharedPath("seed/missed-scan-rewrites.txt");
+    if (path.empty()) return {};
+    std::ifstream in(path, std::ios::binary);
+    std::string out;
+    bool on = false;
+    for (std::string l; std::getline(in, l);) {
+        if (which == 1) {
+            // From the printed root to the "•" remarks that follow the listing.
+            if (l.rfind("Subtensor{i} [id A]", 0) == 0) on = true;
+            if (on && l.rfind("\u2022", 0) == 0) break;
+            if (on) out += l + "\n";
+        } else {
+            // The listing printed as Python comments after the dprint call.
+            if (l.rfind("func.dprint(print_shape=True", 0) == 0) on = true;
+            else if (on && l.rfind("# ", 0) == 0) out += l.substr(2) + "\n";
+            else if (on && !out.empty()) break;
+        }
+    }
+    return out;
 }
 
 std::string compareArrays(const NDArray& a, const NDArray& b, double rtol, double atol) {

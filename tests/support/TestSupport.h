@@ -14,6 +14,11 @@ std::string sourcePath(const std::string& relative);
 /// Absolute path under ../shared (oracle cases, seed); empty when shared/ is absent.
 std::string sharedPath(const std::string& relative);
 
+/// One of the two dprint listings of the seed bug report (1 or 2) as a user would
+/// copy it: the first as printed, the second without its `# ` comment prefixes.
+/// Empty when shared/ is absent.
+std::string seedDprintListing(int which);
+
 /// Empty when a and b have equal shapes and every element is within
 /// rtol*|b| + atol (NaNs equal NaNs); otherwise a message naming the first difference.
 std::string compareArrays(const NDArray& a, const NDArray& b, double rtol = 1e-12, double atol = 0.0);

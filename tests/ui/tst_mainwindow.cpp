@@ -16,7 +16,10 @@
 #include "widgets/RunPane.h"
 #include "widgets/TimelinePane.h"
 
+#include "TestSupport.h"
+
 #include <QCheckBox>
+#include <QClipboard>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QTextBlock>
@@ -42,6 +45,13 @@ QStringList badgeTexts(MainWindow& w, BadgeItem::Kind kind) {
     for (BadgeItem* b : w.canvas()->scene()->badges())
         if (b->kind() == kind) out << b->text();
     return out;
+}
+
+int countOpsNamed(const Graph& g, const std::string& prefix) {
+    int n = 0;
+    for (const Node* node : g.toposort())
+        if (node->op().name().rfind(prefix, 0) == 0) ++n;
+    return n;
 }
 
 // Counts pixels close to `c` (antialiasing blends edges).
@@ -214,6 +224,41 @@ private slots:
         QCOMPARE(w.session()->currentStep(), steps);
         QVERIFY(!w.openFile(m_tmp.filePath("does-not-exist.json")));
         QVERIFY(w.lastError().contains("no such file"));
+    }
+
+    // Issue 5's GUI half: the seed's listings pasted with Ctrl+Shift+V and opened
+    // from a .txt file become graphs with their Scan, rewritten on open.
+    void pasteAndOpenDprintText() {
+        const std::string listing = test::seedDprintListing(1);
+        if (listing.empty()) QSKIP("shared/seed is not beside the project");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QGuiApplication::clipboard()->setText(QString::fromStdString(listing));
+        QTest::keyClick(&w, Qt::Key_V, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(w.session()->source(), QString("pasted text"));
+        QVERIFY(w.lastError().isEmpty());
+        QVERIFY(countOpsNamed(w.session()->trace().original(), "Scan") >= 1);
+        QVERIFY2(w.session()->stepCount() > 0, "a pasted graph is rewritten like an opened one");
+        waitForLayout(w);
+
+        const QString txt = m_tmp.filePath("listing2.txt");
+        QFile f(txt);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QByteArray::fromStdString(test::seedDprintListing(2)));
+        f.close();
+        QVERIFY2(w.openFile(txt), qPrintable(w.lastError()));
+        QCOMPARE(w.session()->source(), QString("listing2.txt"));
+        QVERIFY(countOpsNamed(w.session()->trace().original(), "Scan") >= 1);
+
+        // Garbled text names its line and keeps what is open; an empty clipboard says so.
+        QGuiApplication::clipboard()->setText("Subtensor{i} [id A]\n \u251c\u2500 Scan{oops [id B]\n");
+        QVERIFY(!w.pasteDprint());
+        QVERIFY2(w.lastError().contains("line"), qPrintable(w.lastError()));
+        QCOMPARE(w.session()->source(), QString("listing2.txt"));
+        QGuiApplication::clipboard()->clear();
+        QVERIFY(!w.pasteDprint());
+        QVERIFY(w.lastError().contains("clipboard"));
     }
 
     void searchSelectsAndSyncsTheDprintPane() {
