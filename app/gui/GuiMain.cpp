@@ -2,6 +2,7 @@
 
 #include "MainWindow.h"
 #include "widgets/GraphCanvas.h"
+#include "widgets/GraphView.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -61,6 +62,8 @@ int runGui(int argc, char** argv) {
                 auto finish = [&] {
                     if (parser.isSet(select)) window.session()->setSelection({parser.value(select).toLongLong()});
                     if (!parser.isSet(screenshot)) return;
+                    // The picture shows the whole graph, whatever the step added at the sides.
+                    window.canvas()->view()->fit();
                     QTimer::singleShot(parser.isSet(step) ? 600 : 0, &window, [&] {
                         const bool saved = window.grab().save(parser.value(screenshot));
                         if (!saved) std::cerr << "tensorlens: cannot write " << parser.value(screenshot).toStdString() << "\n";

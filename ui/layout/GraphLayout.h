@@ -33,8 +33,9 @@ struct LayoutSettings {
     int dotMaxNodes = 160;
 };
 
-/// Cluster boxes: room for the header line and a margin around the body.
-inline constexpr double kClusterHeader = 24.0;
+/// Cluster boxes: room for the header line, a gap under it where the category
+/// labels of the links entering the body sit (EdgeItem), and a margin around the body.
+inline constexpr double kClusterHeader = 40.0;
 inline constexpr double kClusterMargin = 10.0;
 
 using LayoutProgress = std::function<void(int done, int total)>;

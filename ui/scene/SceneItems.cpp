@@ -147,7 +147,9 @@ void EdgeItem::recomputeBounds() {
     const QPointF n(-d.y(), d.x());
     m_arrow << tip << tip - d * 9 + n * 4 << tip - d * 9 - n * 4;
     m_labelPos = m_path.pointAtPercent(0.5);
-    m_linkPos = m_path.pointAtPercent(0.9);
+    // Just before the arrow: for a link into a Scan body that is the gap under
+    // the frame's header, for a link out of it the space above the outer reader.
+    m_linkPos = m_path.pointAtPercent(m_path.percentAtLength(std::max(0.0, m_path.length() - 7.0)));
     QRectF b = m_path.boundingRect().united(m_arrow.boundingRect());
     const QFontMetricsF fm(canvasSmallFont());
     if (!m_label.isEmpty()) b = b.united(QRectF(m_labelPos + QPointF(4, -fm.height()), QSizeF(fm.horizontalAdvance(m_label) + 4, fm.height() * 1.2)));
