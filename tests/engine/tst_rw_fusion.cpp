@@ -1,6 +1,7 @@
 // elemwise_fusion: connected Elemwise nodes become one multi-output Composite.
 // Firing and non-firing cases side by side, every one run before and after.
 #include "FusionTestUtil.h"
+#include "BuildCases.h"
 #include "RewriteCheck.h"
 #include "builder/Indexing.h"
 #include "io/DPrint.h"
@@ -15,16 +16,7 @@
 using namespace tl;
 using namespace tl::test;
 
-using BuildFn = std::function<std::vector<Var>(GraphBuilder&)>;
-Q_DECLARE_METATYPE(BuildFn)
-
 namespace {
-
-std::unique_ptr<Graph> build(const BuildFn& f) {
-    GraphBuilder b;
-    std::vector<Var> outs = f(b);
-    return b.finish(outs);
-}
 
 Pipeline fusionOnly() {
     std::vector<std::unique_ptr<GraphPass>> passes;
@@ -137,7 +129,7 @@ private slots:
         QFETCH(int, compositesAfter);
         QFETCH(int, expAfter);
         QFETCH(int, steps);
-        auto g = build(graph);
+        auto g = buildGraph(graph);
         RewriteOutcome r = rewriteAndCompare(*g, fusionOnly());
         QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
         QCOMPARE(countElemwise(*r.after), elemwiseAfter);

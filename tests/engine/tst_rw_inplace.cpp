@@ -3,6 +3,7 @@
 // cases side by side, every one run before and after; the expected result is the
 // list of destroying nodes with their destroy maps.
 #include "FusionTestUtil.h"
+#include "BuildCases.h"
 #include "RewriteCheck.h"
 #include "builder/Indexing.h"
 #include "exec/Executor.h"
@@ -17,16 +18,7 @@
 using namespace tl;
 using namespace tl::test;
 
-using BuildFn = std::function<std::vector<Var>(GraphBuilder&)>;
-Q_DECLARE_METATYPE(BuildFn)
-
 namespace {
-
-std::unique_ptr<Graph> build(const BuildFn& f) {
-    GraphBuilder b;
-    std::vector<Var> outs = f(b);
-    return b.finish(outs);
-}
 
 Pipeline inplaceOnly() {
     std::vector<std::unique_ptr<GraphPass>> passes;
@@ -124,7 +116,7 @@ private slots:
     void cases() {
         QFETCH(BuildFn, graph);
         QFETCH(QString, destroyers);
-        auto g = build(graph);
+        auto g = buildGraph(graph);
         RewriteOutcome r = rewriteAndCompare(*g, inplaceOnly());
         QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
         QCOMPARE(QString::fromStdString(destroyersText(*r.after)), destroyers);

@@ -1,6 +1,7 @@
 // output_protection (PyTensor's insert_deepcopy): an output whose memory is a
 // graph input, a constant or another output's goes through a DeepCopyOp.
 // Firing and non-firing cases side by side, every one run before and after.
+#include "BuildCases.h"
 #include "RewriteCheck.h"
 #include "builder/Indexing.h"
 #include "builder/Math.h"
@@ -12,16 +13,7 @@
 using namespace tl;
 using namespace tl::test;
 
-using BuildFn = std::function<std::vector<Var>(GraphBuilder&)>;
-Q_DECLARE_METATYPE(BuildFn)
-
 namespace {
-
-std::unique_ptr<Graph> build(const BuildFn& f) {
-    GraphBuilder b;
-    std::vector<Var> outs = f(b);
-    return b.finish(outs);
-}
 
 Pipeline protectionOnly() {
     std::vector<std::unique_ptr<GraphPass>> passes;
@@ -105,7 +97,7 @@ private slots:
     void cases() {
         QFETCH(BuildFn, graph);
         QFETCH(QString, copied);
-        auto g = build(graph);
+        auto g = buildGraph(graph);
         RewriteOutcome r = rewriteAndCompare(*g, protectionOnly());
         QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
         QCOMPARE(copiedOutputs(*r.after, *r.before), copied);

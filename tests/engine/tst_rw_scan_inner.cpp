@@ -2,6 +2,7 @@
 // (merge, canonicalize, fusion) and the rewritten step replaces the old one.
 // Firing and non-firing cases side by side, every one run before and after.
 #include "FusionTestUtil.h"
+#include "BuildCases.h"
 #include "RewriteCheck.h"
 #include "builder/Examples.h"
 #include "builder/Indexing.h"
@@ -15,16 +16,7 @@
 using namespace tl;
 using namespace tl::test;
 
-using BuildFn = std::function<std::vector<Var>(GraphBuilder&)>;
-Q_DECLARE_METATYPE(BuildFn)
-
 namespace {
-
-std::unique_ptr<Graph> build(const BuildFn& f) {
-    GraphBuilder b;
-    std::vector<Var> outs = f(b);
-    return b.finish(outs);
-}
 
 Pipeline innerOnly(InnerRewriteStage stage) {
     std::vector<std::unique_ptr<GraphPass>> passes;
@@ -93,7 +85,7 @@ private slots:
         QFETCH(int, stepElemwise);
         QFETCH(int, stepExp);
         QFETCH(int, steps);
-        auto g = build(graph);
+        auto g = buildGraph(graph);
         RewriteOutcome r = rewriteAndCompare(*g, innerOnly(InnerRewriteStage::Late));
         QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
         QCOMPARE(r.stepsOf("scan_inner_rewrites"), steps);

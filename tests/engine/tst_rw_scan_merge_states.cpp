@@ -1,6 +1,7 @@
 // scan_merge_states: states of one Scan computing the same sequence become one
 // (SEMANTICS.md §4.2). Firing and non-firing cases side by side, every one run
 // before and after; the oracle cases also against PyTensor's numbers.
+#include "BuildCases.h"
 #include "RewriteCheck.h"
 #include "ScanRewriteTestUtil.h"
 #include "builder/Indexing.h"
@@ -16,16 +17,7 @@
 using namespace tl;
 using namespace tl::test;
 
-using BuildFn = std::function<std::vector<Var>(GraphBuilder&)>;
-Q_DECLARE_METATYPE(BuildFn)
-
 namespace {
-
-std::unique_ptr<Graph> build(const BuildFn& f) {
-    GraphBuilder b;
-    std::vector<Var> outs = f(b);
-    return b.finish(outs);
-}
 
 BuildFn example(const std::string& name) {
     return [name](GraphBuilder& b) { return findExample(name)->build(b); };
@@ -143,7 +135,7 @@ private slots:
         QFETCH(int, statesAfter);
         QFETCH(int, nitSotsAfter);
         QFETCH(int, merges);
-        auto g = build(graph);
+        auto g = buildGraph(graph);
         RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanMergeStates()));
         QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
         auto scans = scanNodes(*o.after);
@@ -178,7 +170,7 @@ private slots:
 
     // Mutually dependent pairs: the survivors' step reads only survivors.
     void survivorsReadSurvivors() {
-        auto g = build([](GraphBuilder& b) {
+        auto g = buildGraph([](GraphBuilder& b) {
             Var x0 = vec(b, "x0"), y0 = vec(b, "y0");
             return loop(b, {OutputInfo(x0), OutputInfo(y0), OutputInfo(x0), OutputInfo(y0)},
                         [](GraphBuilder&, const std::vector<Var>& s) -> StepResult {
