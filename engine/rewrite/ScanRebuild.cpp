@@ -1,6 +1,7 @@
 #include "rewrite/ScanRebuild.h"
 
 #include "ops/IncSubtensor.h"
+#include "rewrite/GraphEquality.h"
 #include "rewrite/ValueNumbering.h"
 
 #include <stdexcept>
@@ -95,7 +96,7 @@ std::shared_ptr<const Graph> rebuildInnerGraph(const Graph& inner, const std::ve
             Variable* c = nullptr;
             if (dedup)
                 for (Variable* k : constants)
-                    if (sameConstant(*k, *v)) c = k;
+                    if (constantsEqual(*k, *v)) c = k;
             if (!c) {
                 c = g->addConstant(v->constantValue(), v->type(), v->name(), v->id());
                 constants.push_back(c);

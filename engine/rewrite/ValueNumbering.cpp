@@ -1,8 +1,8 @@
 #include "rewrite/ValueNumbering.h"
 
-#include <cstring>
+#include "rewrite/GraphEquality.h"
+
 #include <functional>
-#include <string_view>
 
 namespace tl {
 
@@ -10,18 +10,7 @@ namespace {
 
 size_t mix(size_t h, uint64_t v) { return h ^ (std::hash<uint64_t>{}(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
 
-// The elements of a constant as contiguous bytes.
-NDArray contiguous(const NDArray& a) { return a.isContiguous() ? a : a.copy(); }
-
 } // namespace
-
-bool sameConstant(const Variable& a, const Variable& b) {
-    if (&a == &b) return true;
-    if (!a.isConstant() || !b.isConstant() || !(a.type() == b.type())) return false;
-    const NDArray x = contiguous(a.constantValue()), y = contiguous(b.constantValue());
-    if (x.dtype() != y.dtype() || x.shape() != y.shape()) return false;
-    return x.nbytes() == y.nbytes() && std::memcmp(x.rawData(), y.rawData(), x.nbytes()) == 0;
-}
 
 bool ValueNumbering::mergeable(const Node& n) {
     const OpKind k = n.op().kind();
@@ -29,14 +18,9 @@ bool ValueNumbering::mergeable(const Node& n) {
 }
 
 uint64_t ValueNumbering::numberConstant(const Variable* v) {
-    const NDArray bytes = contiguous(v->constantValue());
-    size_t h = std::hash<std::string>{}(v->type().toString());
-    h = mix(h, std::hash<std::string_view>{}(
-                   std::string_view(static_cast<const char*>(bytes.rawData()), bytes.nbytes())));
-    for (int64_t d : bytes.shape()) h = mix(h, static_cast<uint64_t>(d));
-    auto& bucket = m_constants[h];
+    auto& bucket = m_constants[constantHash(*v)];
     for (const ConstantEntry& e : bucket)
-        if (sameConstant(*e.rep, *v)) return e.number;
+        if (constantsEqual(*e.rep, *v)) return e.number;
     const uint64_t n = m_next++;
     bucket.push_back({v, n});
     return n;

@@ -3,8 +3,11 @@
 // the same number when they are equal constants, inputs the caller put in one
 // class, or the same output of equal ops applied to equally numbered inputs.
 // scan_merge_states numbers a Scan body under "these states are equal" and the
-// outer graph to compare initial values. (Written for the scan rewrites; a
-// general merge pass may use it as well.)
+// outer graph to compare initial values; ScanRebuild deduplicates a rebuilt body.
+// Unlike StructuralNumbering (GraphEquality.h, the merge pass's eager numbering
+// of whole graphs) it numbers lazily, only the ancestors of what is asked, and
+// never identifies uninitialised memory, destroyers or opaque nodes (mergeable).
+// Constants compare as the merge pass compares them (constantsEqual).
 #include "ir/Graph.h"
 
 #include <cstdint>
@@ -50,8 +53,5 @@ private:
     std::unordered_map<size_t, std::vector<NodeEntry>> m_nodes;
     std::unordered_map<size_t, std::vector<ConstantEntry>> m_constants;
 };
-
-/// Whether two constants hold the same value (same type and equal elements, bitwise).
-bool sameConstant(const Variable& a, const Variable& b);
 
 } // namespace tl
