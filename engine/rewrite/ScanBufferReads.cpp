@@ -144,30 +144,85 @@ OutputReads analyseReads(const Variable& out, int64_t length, int64_t maxFromEnd
     return r;
 }
 
-Variable* rewriteRead(Rewriter& rewriter, const BufferRead& read, Variable* newOut, int64_t shift) {
-    const Node& t = *read.terminal;
-    const auto& oldEntries = static_cast<const SubtensorOp&>(t.op()).entries();
-    auto idx = [&](int64_t v) { return rewriter.constant(NDArray::scalar(DType::Int64, static_cast<double>(v)), Type::scalar(DType::Int64)); };
-    std::vector<IndexEntry> entries;
-    std::vector<Variable*> inputs{newOut};
-    if (read.isIndex) {
-        entries.push_back({IndexEntry::Kind::Index});
-        inputs.push_back(idx(read.fromEnd ? read.first : read.first - shift));
-    } else if (read.fromEnd) {
-        entries.push_back({IndexEntry::Kind::Slice, true, false, false});
-        inputs.push_back(idx(read.first));
-    } else {
-        const int64_t start = read.first - shift;
-        const bool hasStep = read.step != 1;
-        entries.push_back({IndexEntry::Kind::Slice, true, true, hasStep});
-        inputs.push_back(idx(start));
-        inputs.push_back(idx(start + (read.count - 1) * read.step + 1));
-        if (hasStep) inputs.push_back(idx(read.step));
+SymbolicOutputReads analyseReadsSymbolic(const Variable& out) {
+    SymbolicOutputReads r;
+    if (!hasLiveClient(out)) {
+        r.unused = true;
+        return r;
     }
+    auto whole = [&](std::string why) {
+        r.whole = true;
+        r.why = std::move(why);
+        r.reads.clear();
+        return r;
+    };
+    // Explicit stack of (variable, rows skipped from the start so far).
+    std::vector<std::pair<const Variable*, int64_t>> stack{{&out, 0}};
+    while (!stack.empty()) {
+        auto [v, skip] = stack.back();
+        stack.pop_back();
+        for (const Client& c : v->clients()) {
+            if (c.isGraphOutput()) return whole("it is a graph output");
+            if (isDead(*c.node)) continue;
+            if (!isSubtensor(c.node) || c.index != 0) return whole("it is read by " + c.node->label());
+            const auto e = entry0(*c.node);
+            if (!e) return whole(c.node->label() + " has a non-constant first index");
+            const int64_t step = e->step.value_or(1);
+            if (step <= 0) return whole(c.node->label() + " has a non-positive step");
+            if (!e->isIndex && !e->stop && step == 1 && e->start.value_or(0) >= 0 && isChainLink(*c.node)) {
+                stack.push_back({c.node->output(0), skip + e->start.value_or(0)});
+                continue;
+            }
+            SymbolicRead read;
+            read.terminal = c.node;
+            read.isIndex = e->isIndex;
+            read.skip = skip;
+            read.step = step;
+            if (e->isIndex) {
+                read.fromEnd = *e->index < 0;
+                if (read.fromEnd) read.j = -*e->index;
+                else {
+                    read.first = skip + *e->index;
+                    read.stop = read.first + 1;
+                }
+            } else if (e->start && *e->start < 0) {
+                if (e->stop) return whole(c.node->label() + " counts from the end and stops at a row of its own");
+                read.fromEnd = true;
+                read.j = -*e->start;
+            } else {
+                if (e->stop && *e->stop < 0) return whole(c.node->label() + " stops at a row counted from the end");
+                read.first = skip + e->start.value_or(0);
+                if (e->stop) read.stop = skip + std::max(*e->stop, e->start.value_or(0));
+            }
+            r.reads.push_back(read);
+        }
+    }
+    return r;
+}
+
+Variable* rewriteRead(Rewriter& rewriter, const BufferRead& read, Variable* newOut, int64_t shift) {
+    auto idx = [&](int64_t v) { return rewriter.constant(NDArray::scalar(DType::Int64, static_cast<double>(v)), Type::scalar(DType::Int64)); };
+    if (read.isIndex) return subtensorLike(rewriter, *read.terminal, newOut, {IndexEntry::Kind::Index},
+                                           {idx(read.fromEnd ? read.first : read.first - shift)});
+    if (read.fromEnd)
+        return subtensorLike(rewriter, *read.terminal, newOut, {IndexEntry::Kind::Slice, true, false, false}, {idx(read.first)});
+    const int64_t start = read.first - shift;
+    const bool hasStep = read.step != 1;
+    std::vector<Variable*> ins{idx(start), idx(start + (read.count - 1) * read.step + 1)};
+    if (hasStep) ins.push_back(idx(read.step));
+    return subtensorLike(rewriter, *read.terminal, newOut, {IndexEntry::Kind::Slice, true, true, hasStep}, std::move(ins));
+}
+
+Variable* subtensorLike(Rewriter& rewriter, const Node& terminal, Variable* newOut, IndexEntry first,
+                        std::vector<Variable*> firstInputs) {
+    const auto& oldEntries = static_cast<const SubtensorOp&>(terminal.op()).entries();
+    std::vector<IndexEntry> entries{first};
+    std::vector<Variable*> inputs{newOut};
+    inputs.insert(inputs.end(), firstInputs.begin(), firstInputs.end());
     // The terminal's other entries and their index inputs, unchanged.
     const int used0 = numIndexInputs({oldEntries[0]});
     entries.insert(entries.end(), oldEntries.begin() + 1, oldEntries.end());
-    for (int i = 1 + used0; i < t.numInputs(); ++i) inputs.push_back(t.input(i));
+    for (int i = 1 + used0; i < terminal.numInputs(); ++i) inputs.push_back(terminal.input(i));
     return rewriter.create(makeSubtensor(entries), inputs)->output(0);
 }
 

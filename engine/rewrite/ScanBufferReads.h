@@ -4,8 +4,10 @@
 // the end of a chain of row slices (scan() returns out[init_l:], the user then
 // takes [-1]). Anything else needs every row.
 #include "ir/Rewriter.h"
+#include "ops/Subtensor.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,9 +35,39 @@ struct OutputReads {
 /// `maxFromEnd` rows (guaranteed to exist after one step) are understood.
 OutputReads analyseReads(const Variable& out, int64_t length, int64_t maxFromEnd);
 
+/// One read of an output whose length L = n_steps + init_l is only known at run time.
+/// The chain first skips `skip` rows ([a:] links with constant a >= 0); the terminal
+/// then reads either from the start (raw rows first, first + step, ... below `stop`,
+/// clamped to L) or from the end (index -j, or the slice [-j::step] of what is left).
+struct SymbolicRead {
+    Node* terminal = nullptr;
+    bool isIndex = false;
+    int64_t skip = 0;
+    bool fromEnd = false;
+    int64_t j = 0;                      // fromEnd
+    int64_t first = 0;                  // !fromEnd: raw row
+    std::optional<int64_t> stop;        // !fromEnd: one past the last raw row; nullopt: to the end
+    int64_t step = 1;
+};
+
+struct SymbolicOutputReads {
+    bool unused = false;
+    bool whole = false;  // some client needs every row, or reads rows not known as constants
+    std::string why;
+    std::vector<SymbolicRead> reads;
+};
+
+/// The reads of `out` when its length is symbolic.
+SymbolicOutputReads analyseReadsSymbolic(const Variable& out);
+
 /// Builds `read` on `newOut`, whose row r' holds the old row r' + shift, with the
 /// terminal's other index entries; returns the variable replacing terminal's output.
 /// Reads counted from the end keep their negative form.
 Variable* rewriteRead(Rewriter& rewriter, const BufferRead& read, Variable* newOut, int64_t shift);
+
+/// `terminal`'s Subtensor applied to `newOut` with its first entry replaced by `first`
+/// (whose index inputs are `firstInputs`) and its other entries and inputs unchanged.
+Variable* subtensorLike(Rewriter& rewriter, const Node& terminal, Variable* newOut, IndexEntry first,
+                        std::vector<Variable*> firstInputs);
 
 } // namespace tl

@@ -10,13 +10,15 @@
 //    where ScanReuseProof shows that cannot matter.
 // 3. Buffers are rebuilt at the new size (AllocEmpty and Rop's zero-filled Alloc
 //    alike), reads re-indexed into the smaller buffers, unused outputs removed.
-#include "ops/Alloc.h"
+// A symbolic n_steps (a sequence of unknown length) is planned by ScanSaveMemSymbolic.
 #include "ops/Scan.h"
 #include "ops/Subtensor.h"
 #include "rewrite/Rewrites.h"
 #include "rewrite/ScanBufferReads.h"
 #include "rewrite/ScanRebuild.h"
 #include "rewrite/ScanReuseProof.h"
+#include "rewrite/ScanSaveMemSymbolic.h"
+#include "rewrite/ScanSaveMemUtil.h"
 
 #include <algorithm>
 #include <unordered_set>
@@ -44,64 +46,6 @@ struct SaveMemMatch : RewriteMatch {
     std::vector<bool> reuse;      // new reuseProvenSafe per traced state (old numbering)
 };
 
-// Which unused traced states the step still reads: kept items' outputs (and the untraced
-// updates and the while condition) depend on their taps. Grows until stable.
-std::vector<bool> requiredStates(const ScanOp& op, const std::vector<ItemPlan>& items) {
-    const ScanInfo& I = op.info();
-    const Graph& g = *op.inner();
-    const int T = I.nTracedStates();
-    std::vector<bool> kept(items.size());
-    for (size_t i = 0; i < items.size(); ++i) kept[i] = !items[i].reads.unused;
-    // Inner outputs reachable (forward) from each traced state's taps.
-    std::unordered_map<const Variable*, std::vector<int>> outputIndex;
-    for (int j = 0; j < static_cast<int>(g.outputs().size()); ++j) outputIndex[g.output(j)].push_back(j);
-    auto touchedOutputs = [&](int s) {
-        std::vector<int> outs;
-        std::vector<const Variable*> stack;
-        std::unordered_set<const Variable*> seen;
-        const int nTaps = static_cast<int>(I.stateTaps(s).size());
-        for (int k = 0; k < nTaps; ++k) stack.push_back(g.inputs()[I.innerInTap(s, k)]);
-        while (!stack.empty()) {
-            const Variable* v = stack.back();
-            stack.pop_back();
-            if (!seen.insert(v).second) continue;
-            if (auto it = outputIndex.find(v); it != outputIndex.end()) outs.insert(outs.end(), it->second.begin(), it->second.end());
-            for (const Client& c : v->clients())
-                if (c.node)
-                    for (const Variable* o : c.node->outputs()) stack.push_back(o);
-        }
-        return outs;
-    };
-    auto itemOfOutput = [&](int j) -> int {
-        if (j < I.innerOutNitSot()) {
-            for (int s = 0; s < T; ++s)
-                if (I.innerOutState(s) == j || (s < I.nMitMot() && j >= I.innerOutState(s) &&
-                                                j < I.innerOutState(s) + static_cast<int>(I.mitMotOutTaps[s].size())))
-                    return s;
-        }
-        if (j < I.innerOutUntraced()) return T + (j - I.innerOutNitSot());
-        return -1;  // untraced update or condition: always kept
-    };
-    std::vector<std::vector<int>> touched(T);
-    for (int s = 0; s < T; ++s)
-        if (!kept[s]) touched[s] = touchedOutputs(s);
-    for (bool grew = true; grew;) {
-        grew = false;
-        for (int s = 0; s < T; ++s) {
-            if (kept[s]) continue;
-            for (int j : touched[s]) {
-                const int item = itemOfOutput(j);
-                if (item != s && (item < 0 || kept[item])) {
-                    kept[s] = true;
-                    grew = true;
-                    break;
-                }
-            }
-        }
-    }
-    return std::vector<bool>(kept.begin(), kept.begin() + T);
-}
-
 class ScanSaveMem final : public NodeRewrite {
 public:
     std::string_view name() const override { return "scan_save_mem"; }
@@ -114,7 +58,8 @@ public:
         const int T = I.nTracedStates();
         if (I.nMitMot() > 0) return MatchResult::fail("loops with mit_mot states are left alone");
         const auto steps = constantInt(node.input(0));
-        if (!steps || *steps < 1) return MatchResult::fail("n_steps is not a constant of at least 1");
+        if (!steps) return matchSymbolicSaveMem(node, options);
+        if (*steps < 1) return MatchResult::fail("n_steps is a constant below 1");
         const bool exact = options.bufferMode == RewriteOptions::BufferMode::Exact;
 
         auto m = std::make_unique<SaveMemMatch>();
@@ -179,7 +124,9 @@ public:
             }
             if (p.traced && !keepAll[i] && need[i] <= p.initRows) candidate[i] = true;
         }
-        const std::vector<bool> required = requiredStates(op, m->items);
+        std::vector<bool> used;
+        for (const ItemPlan& p : m->items) used.push_back(!p.reads.unused);
+        const std::vector<bool> required = requiredStates(op, used);
         for (int s = 0; s < T; ++s)
             if (m->items[s].reads.unused && !required[s]) candidate[s] = false;
         const std::vector<ReuseProof> proof =
@@ -227,6 +174,10 @@ public:
     }
 
     void apply(Rewriter& rewriter, Node& node, const RewriteMatch& match, const RewriteOptions&) const override {
+        if (const auto* symbolic = dynamic_cast<const SymbolicSaveMemMatch*>(&match)) {
+            applySymbolicSaveMem(rewriter, node, *symbolic);
+            return;
+        }
         const auto& m = static_cast<const SaveMemMatch&>(match);
         const auto& op = static_cast<const ScanOp&>(node.op());
         const ScanInfo& I = op.info();
@@ -249,8 +200,9 @@ public:
                 plan.outerInput[I.outerInNitSot() + p.state] = intLike(node.input(I.outerInNitSot() + p.state), p.rows);
                 continue;
             }
-            plan.outerInput[I.outerInMitMot() + p.state] = resizeBuffer(rewriter, node.input(I.outerInMitMot() + p.state),
-                                                                        p.initRows, p.rows, intLike);
+            Variable* buffer = node.input(I.outerInMitMot() + p.state);
+            plan.outerInput[I.outerInMitMot() + p.state] =
+                resizeBuffer(rewriter, buffer, p.initRows, bufferLengthConstant(rewriter, buffer, p.rows));
         }
 
         // Everything the rewiring needs, gathered before the old node can disappear.
@@ -305,35 +257,6 @@ public:
         (void)T;
     }
 
-private:
-    // `buffer` with `rows` rows whose first initRows rows are its initial rows. The default
-    // construction (and Rop's zero-filled one) is rebuilt at the new size, so the large
-    // allocation disappears; anything else is sliced.
-    template <typename IntLike>
-    static Variable* resizeBuffer(Rewriter& rewriter, Variable* buffer, int64_t initRows, int64_t rows, IntLike intLike) {
-        auto d = defaultBuffer(buffer);
-        if (d && d->stop == initRows) {
-            std::vector<Variable*> ins(d->base->inputs().begin(), d->base->inputs().end());
-            ins[d->dimOffset] = intLike(d->length(), rows);
-            OpPtr baseOp = d->base->opPtr();
-            if (d->dimOffset == 1) {
-                // Alloc(value, len, ...): the value must not fill axis 0 with rows of its own.
-                const Type& vt = ins[0]->type();
-                const int nd = buffer->type().ndim();
-                if (vt.ndim() == nd && vt.shape[0] != 1) {
-                    ins.erase(ins.begin());
-                    baseOp = makeAllocEmpty(buffer->type().dtype);
-                }
-            }
-            Variable* base = rewriter.create(baseOp, ins)->output(0);
-            std::vector<Variable*> setIns(d->set->inputs().begin(), d->set->inputs().end());
-            setIns[0] = base;
-            return rewriter.create(d->set->opPtr(), setIns)->output(0);
-        }
-        IndexEntry stop{IndexEntry::Kind::Slice, false, true, false};
-        Variable* idx = rewriter.constant(NDArray::scalar(DType::Int64, static_cast<double>(rows)), Type::scalar(DType::Int64));
-        return rewriter.create(makeSubtensor({stop}), {buffer, idx})->output(0);
-    }
 };
 
 } // namespace

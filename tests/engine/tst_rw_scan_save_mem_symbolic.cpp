@@ -1,0 +1,344 @@
+// scan_save_mem with a symbolic n_steps (SEMANTICS.md §4.1): scans over sequences of
+// unknown length (n_steps = Shape_i{0}(M), minimum(...) of two), or n given as an input.
+// Each case is rewritten once and then run before and after on inputs of several
+// lengths (1, shorter than the taps, 0 where the reads allow it), numbers compared.
+#include "RewriteCheck.h"
+#include "ScanRewriteTestUtil.h"
+#include "builder/Indexing.h"
+#include "builder/Math.h"
+#include "builder/Rop.h"
+#include "builder/Scan.h"
+#include "exec/Executor.h"
+#include "io/JsonValues.h"
+#include "ops/Elemwise.h"
+#include "ops/Scan.h"
+#include "rewrite/Rewrites.h"
+#include "rewrite/ScanRebuild.h"
+
+#include <QtTest>
+
+#include <functional>
+
+using namespace tl;
+using namespace tl::test;
+
+using BuildFn = std::function<std::vector<Var>(GraphBuilder&)>;
+using Rows = std::vector<int64_t>;
+using Lengths = Rows;  // sequence lengths to run
+Q_DECLARE_METATYPE(BuildFn)
+Q_DECLARE_METATYPE(Rows)
+
+namespace {
+
+std::unique_ptr<Graph> build(const BuildFn& f) {
+    GraphBuilder b;
+    std::vector<Var> outs = f(b);
+    return b.finish(outs);
+}
+
+PipelineOptions mode(bool exact) {
+    PipelineOptions o;
+    o.bufferMode = exact ? RewriteOptions::BufferMode::Exact : RewriteOptions::BufferMode::PyTensor;
+    return o;
+}
+
+// A (?, 3) sequence: n_steps is Shape_i{0}(M).
+Var sequence(GraphBuilder& b, const char* name = "M") { return b.input(name, DType::Float64, {kUnknownDim, 3}); }
+
+// x' = x * 0.5 + m over the sequence: the trace without the initial row.
+Var runningHalf(GraphBuilder& b) {
+    Var x0 = b.input("x0", DType::Float64, {3});
+    return scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{a[1] * 0.5 + a[0]}}; },
+                ScanArgs{.sequences = {sequence(b)}, .outputsInfo = {OutputInfo(x0)}})
+        .outputs[0];
+}
+
+// f_t = f_{t-1} + 0.5 f_{t-2} + m_t (taps -2, -1) over the sequence.
+Var fibonacci(GraphBuilder& b) {
+    Var f0 = b.input("f0", DType::Float64, {2, 3});
+    return scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{a[2] + a[1] * 0.5 + a[0]}}; },
+                ScanArgs{.sequences = {sequence(b)}, .outputsInfo = {OutputInfo(f0, {-2, -1})}})
+        .outputs[0];
+}
+
+// Inputs for sequence length `len` (and n = len for an input named "n").
+std::vector<NDArray> inputsOfLength(const Graph& g, int64_t len, uint64_t seed) {
+    std::vector<NDArray> in = randomInputs(g, seed, len);
+    for (size_t i = 0; i < in.size(); ++i) {
+        if (g.inputs()[i]->name() == "n") in[i] = NDArray::scalar(DType::Int64, static_cast<double>(len));
+        if (g.inputs()[i]->name() == "k") in[i] = NDArray::scalar(DType::Int64, 0);
+    }
+    return in;
+}
+
+// Runs both graphs on every length; empty when all outputs agree.
+std::string compareOnLengths(const RewriteOutcome& o, const Lengths& lengths) {
+    for (int64_t len : lengths) {
+        const auto in = inputsOfLength(*o.before, len, 11 + static_cast<uint64_t>(len));
+        RunResult a = runGraph(*o.before, in), b = runGraph(*o.after, in);
+        for (size_t i = 0; i < a.outputs.size(); ++i) {
+            std::string m = compareArrays(b.outputs[i], a.outputs[i], 1e-12, 0.0);
+            if (!m.empty()) return "length " + std::to_string(len) + ", output " + std::to_string(i) + ": " + m;
+        }
+    }
+    return {};
+}
+
+// n_steps reduced: Minimum(n, k) with a constant k.
+bool isMinimum(const Variable* v) {
+    const Node* n = v->owner();
+    if (!n || n->op().kind() != OpKind::Elemwise || static_cast<const Elemwise&>(n->op()).scalarOp() != ScalarOpCode::Minimum)
+        return false;
+    return n->input(0)->isConstant() || n->input(1)->isConstant();
+}
+
+// Every Alloc / AllocEmpty a buffer is built on (SetSubtensor's target) has a constant
+// first dim of at most `rows` (the zeros standing for the sequence's tangent are not buffers).
+bool bufferAllocsAtMost(const Graph& g, int64_t rows) {
+    for (const Node* n : g.nodes()) {
+        if (n->op().kind() != OpKind::Alloc && n->op().kind() != OpKind::AllocEmpty) continue;
+        bool buffer = false;
+        for (const Client& c : n->output(0)->clients())
+            buffer |= c.node && c.node->op().kind() == OpKind::IncSubtensor && c.index == 0;
+        const auto& s = n->output(0)->type().shape;
+        if (buffer && (s.empty() || s[0] == kUnknownDim || s[0] > rows)) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+class TestScanSaveMemSymbolic : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sizes_data() {
+        QTest::addColumn<BuildFn>("graph");
+        QTest::addColumn<bool>("exact");
+        QTest::addColumn<Rows>("rows");      // per traced state after the rewrite (-1: symbolic)
+        QTest::addColumn<Rows>("nitRows");   // per nit_sot after the rewrite
+        QTest::addColumn<bool>("reduced");   // n_steps became minimum(n_steps, k)
+        QTest::addColumn<Lengths>("lengths");
+        auto both = [](const char* name, BuildFn f, Rows exactRows, Rows pyRows, Lengths lengths, Rows nit = {},
+                       bool reduced = false) {
+            QTest::newRow((std::string(name) + " / exact").c_str()) << f << true << exactRows << nit << reduced << lengths;
+            QTest::newRow((std::string(name) + " / pytensor").c_str()) << f << false << pyRows << nit << reduced << lengths;
+        };
+        both("sit_sot [-1]", [](GraphBuilder& b) { return std::vector<Var>{index(runningHalf(b), -1)}; }, {1}, {2},
+             {1, 2, 3, 9});
+        both("sit_sot [-2:]", [](GraphBuilder& b) { return std::vector<Var>{slice(runningHalf(b), -2, std::nullopt)}; },
+             {2}, {2}, {0, 1, 2, 3, 9});
+        both("sit_sot [-3:]", [](GraphBuilder& b) { return std::vector<Var>{slice(runningHalf(b), -3, std::nullopt)}; },
+             {3}, {3}, {0, 1, 2, 5});
+        both("sit_sot [-4::2]", [](GraphBuilder& b) { return std::vector<Var>{slice(runningHalf(b), -4, std::nullopt, 2)}; },
+             {4}, {4}, {0, 1, 2, 3, 4, 7});
+        both("sit_sot [-2] and [-1]", [](GraphBuilder& b) {
+            Var xs = runningHalf(b);
+            return std::vector<Var>{index(xs, -2), index(xs, -1)};
+        }, {2}, {2}, {2, 3, 8});
+        both("raw sit_sot buffer [-1] (x0 itself when n = 0)", [](GraphBuilder& b) {
+            Var x0 = b.input("x0", DType::Float64, {3});
+            Var raw = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{a[1] * 0.5 + a[0]}}; },
+                           ScanArgs{.sequences = {sequence(b)}, .outputsInfo = {OutputInfo(x0)}}).rawOutputs[0];
+            return std::vector<Var>{index(raw, -1)};
+        }, {1}, {2}, {0, 1, 2, 5});
+        both("raw Fibonacci buffer [-2] (f0[0] when n = 0)", [](GraphBuilder& b) {
+            Var f0 = b.input("f0", DType::Float64, {2, 3});
+            Var raw = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{a[2] + a[1] * 0.5 + a[0]}}; },
+                           ScanArgs{.sequences = {sequence(b)}, .outputsInfo = {OutputInfo(f0, {-2, -1})}}).rawOutputs[0];
+            return std::vector<Var>{index(raw, -2)};
+        }, {2}, {3}, {0, 1, 2, 5});
+        both("Fibonacci mit_sot [-1]", [](GraphBuilder& b) { return std::vector<Var>{index(fibonacci(b), -1)}; }, {2}, {3},
+             {1, 2, 3, 10});
+        both("Fibonacci mit_sot [-3:]", [](GraphBuilder& b) { return std::vector<Var>{slice(fibonacci(b), -3, std::nullopt)}; },
+             {3}, {3}, {0, 1, 2, 3, 10});
+        both("nit_sot [-1]", [](GraphBuilder& b) {
+            Var ys = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{exp(a[0])}}; },
+                          ScanArgs{.sequences = {sequence(b)}, .outputsInfo = {OutputInfo::none()}}).outputs[0];
+            return std::vector<Var>{index(ys, -1)};
+        }, {}, {}, {1, 2, 6}, {1});
+        both("nit_sot [-2:]", [](GraphBuilder& b) {
+            Var ys = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{exp(a[0])}}; },
+                          ScanArgs{.sequences = {sequence(b)}, .outputsInfo = {OutputInfo::none()}}).outputs[0];
+            return std::vector<Var>{slice(ys, -2, std::nullopt)};
+        }, {}, {}, {0, 1, 2, 6}, {2});
+        both("two sequences, n = minimum(len M, len N), [-1]", [](GraphBuilder& b) {
+            Var x0 = b.input("x0", DType::Float64, {3});
+            Var xs = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{a[2] * 0.5 + a[0] - a[1]}}; },
+                          ScanArgs{.sequences = {sequence(b, "M"), sequence(b, "N")}, .outputsInfo = {OutputInfo(x0)}})
+                         .outputs[0];
+            return std::vector<Var>{index(xs, -1)};
+        }, {1}, {2}, {1, 4});
+        both("n_steps an input, [-1]", [](GraphBuilder& b) {
+            Var x0 = b.input("x0", DType::Float64, {3});
+            Var n = b.input("n", DType::Int64, {});
+            Var xs = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{a[0] * 0.5}}; },
+                          ScanArgs{.outputsInfo = {OutputInfo(x0)}, .nSteps = IntArg(n)}).outputs[0];
+            return std::vector<Var>{index(xs, -1)};
+        }, {1}, {2}, {1, 2, 10});
+        both("sit_sot [-1] and nit_sot [-1], y unused state removed", [](GraphBuilder& b) {
+            Var x0 = b.input("x0", DType::Float64, {3}), y0 = b.input("y0", DType::Float64, {3});
+            ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+                return {{a[1] * 0.5 + a[0], a[2] * 2.0, exp(a[1])}};
+            }, ScanArgs{.sequences = {sequence(b)}, .outputsInfo = {OutputInfo(x0), OutputInfo(y0), OutputInfo::none()}});
+            return std::vector<Var>{index(r.outputs[0], -1), index(r.outputs[2], -1)};
+        }, {1}, {2}, {1, 3}, {1});
+        both("while loop, n an input, [-1]", [](GraphBuilder& b) {
+            Var x0 = b.input("x0", DType::Float64, {3});
+            Var n = b.input("n", DType::Int64, {});
+            Var xs = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+                         Var x = a[0] * 1.5 + 0.25;
+                         return {{x}, {}, gt(sum(x), 30.0)};
+                     }, ScanArgs{.outputsInfo = {OutputInfo(x0)}, .nSteps = IntArg(n)}).outputs[0];
+            return std::vector<Var>{index(xs, -1)};
+        }, {1}, {2}, {1, 2, 40});
+        // n_steps reduction: minimum(n_steps, k); buffers stay symbolic (minimum(n, k) + init_l rows).
+        both("sit_sot [:5] (n_steps -> minimum(n, 5))", [](GraphBuilder& b) {
+            return std::vector<Var>{slice(runningHalf(b), std::nullopt, 5)};
+        }, {-1}, {-1}, {0, 1, 4, 5, 6, 9}, {}, true);
+        both("Fibonacci [2] (n_steps -> minimum(n, 3))", [](GraphBuilder& b) {
+            return std::vector<Var>{index(fibonacci(b), 2)};
+        }, {-1}, {-1}, {3, 4, 9}, {}, true);
+        both("nit_sot [:3] (n_steps -> minimum(n, 3))", [](GraphBuilder& b) {
+            Var ys = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{exp(a[0])}}; },
+                          ScanArgs{.sequences = {sequence(b)}, .outputsInfo = {OutputInfo::none()}}).outputs[0];
+            return std::vector<Var>{slice(ys, std::nullopt, 3)};
+        }, {}, {}, {0, 1, 3, 7}, {-1}, true);
+        // ---- must not fire
+        both("not: full trace", [](GraphBuilder& b) { return std::vector<Var>{runningHalf(b)}; }, {-1}, {-1}, {0, 1, 4});
+        both("not: read indexed by a symbolic value", [](GraphBuilder& b) {
+            Var k = b.input("k", DType::Int64, {});
+            return std::vector<Var>{index(runningHalf(b), IntArg(k))};
+        }, {-1}, {-1}, {1, 4});
+        both("not: sum over the trace", [](GraphBuilder& b) { return std::vector<Var>{sum(runningHalf(b))}; }, {-1}, {-1},
+             {0, 1, 4});
+        both("not: [-1] and [:2] of one trace", [](GraphBuilder& b) {
+            Var xs = runningHalf(b);
+            return std::vector<Var>{index(xs, -1), slice(xs, std::nullopt, 2)};
+        }, {-1}, {-1}, {1, 2, 5});
+        both("not: while loop [-2:] (more than one step guarantees)", [](GraphBuilder& b) {
+            Var x0 = b.input("x0", DType::Float64, {3});
+            Var n = b.input("n", DType::Int64, {});
+            Var xs = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+                         Var x = a[0] * 1.5 + 0.25;
+                         return {{x}, {}, gt(sum(x), 30.0)};
+                     }, ScanArgs{.outputsInfo = {OutputInfo(x0)}, .nSteps = IntArg(n)}).outputs[0];
+            return std::vector<Var>{slice(xs, -2, std::nullopt)};
+        }, {-1}, {-1}, {1, 2, 40});
+    }
+
+    void sizes() {
+        QFETCH(BuildFn, graph);
+        QFETCH(bool, exact);
+        QFETCH(Rows, rows);
+        QFETCH(Rows, nitRows);
+        QFETCH(bool, reduced);
+        QFETCH(Lengths, lengths);
+        auto g = build(graph);
+        const auto inputs = inputsOfLength(*g, lengths.back(), 7);
+        RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), mode(exact), 1, 1e-12, 0.0, &inputs);
+        QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
+        const std::string m = compareOnLengths(o, lengths);
+        QVERIFY2(m.empty(), m.c_str());
+        auto scans = scanNodes(*o.after);
+        QCOMPARE(scans.size(), size_t(1));
+        const ScanInfo& info = scanOp(scans[0]).info();
+        QCOMPARE(nSteps(scans[0]), int64_t(-1));
+        QCOMPARE(isMinimum(scans[0]->input(0)), reduced);
+        QCOMPARE(static_cast<size_t>(info.nTracedStates()), rows.size());
+        for (size_t s = 0; s < rows.size(); ++s) QCOMPARE(bufferRows(scans[0], static_cast<int>(s)), rows[s]);
+        QCOMPARE(static_cast<size_t>(info.nNitSot), nitRows.size());
+        for (size_t k = 0; k < nitRows.size(); ++k) QCOMPARE(nitSotRows(scans[0], static_cast<int>(k)), nitRows[k]);
+        const bool fires = reduced || std::any_of(rows.begin(), rows.end(), [](int64_t r) { return r >= 0; }) ||
+                           std::any_of(nitRows.begin(), nitRows.end(), [](int64_t r) { return r >= 0; });
+        QCOMPARE(o.stepsOf("scan_save_mem") > 0, fires);
+        if (fires) {
+            // The n_steps decision and every buffer's rule are in the trace.
+            QVERIFY(!attributes(o.trace, "n_steps").empty());
+            QVERIFY(!attributes(o.trace, "buffer_rule").empty());
+        }
+        // Idempotent: a second run finds nothing more to do.
+        RewriteOutcome again = rewriteAndCompare(*o.after, singleRewrite(scanSaveMem()), mode(exact), 1, 1e-12, 0.0, &inputs);
+        QCOMPARE(again.stepsOf("scan_save_mem"), 0);
+    }
+
+    // Rop's tangent buffer SetSubtensor(Alloc(0, Shape_i{0}(AllocEmpty(n + 1, 7)), 7), dx):
+    // rebuilt at the constant size with the primal's; outputs equal on every length.
+    void ropOverSequence() {
+        for (bool exact : {true, false}) {
+            auto g = build([](GraphBuilder& b) {
+                Var x = b.input("x_init", DType::Float64, {7}), dx = b.input("x_init_tangent", DType::Float64, {7});
+                Var m = b.input("M", DType::Float64, {kUnknownDim, 7});
+                Var seq = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+                              return {{exp(a[1] * 0.1) - 1 + a[0] * 0.1}};
+                          }, ScanArgs{.sequences = {m}, .outputsInfo = {OutputInfo(x)}}).outputs[0];
+                Var last = index(seq, -1);
+                return std::vector<Var>{last, rop(last, x, dx)};
+            });
+            bool zeroFilled = false;
+            for (const Node* n : g->nodes()) zeroFilled |= n->op().kind() == OpKind::Alloc;
+            QVERIFY(zeroFilled);
+            const auto inputs = inputsOfLength(*g, 6, 3);
+            RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), mode(exact), 1, 1e-12, 0.0, &inputs);
+            QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
+            const std::string m = compareOnLengths(o, {1, 2, 3, 50});
+            QVERIFY2(m.empty(), m.c_str());
+            const int64_t want = exact ? 1 : 2;
+            for (const Node* scan : scanNodes(*o.after))
+                for (int s = 0; s < scanOp(scan).info().nTracedStates(); ++s) QCOMPARE(bufferRows(scan, s), want);
+            QVERIFY(bufferAllocsAtMost(*o.after, want));
+            // The zero-filled buffer no longer grows with the sequence.
+            const auto big = inputsOfLength(*g, 4000, 5);
+            RunResult before = runGraph(*o.before, big), after = runGraph(*o.after, big);
+            QVERIFY2(after.peakBytes * 4 < before.peakBytes,
+                     (std::to_string(after.peakBytes) + " vs " + std::to_string(before.peakBytes)).c_str());
+        }
+    }
+
+    // The whole FAST_RUN pipeline on seed example 1 over a sequence of unknown length:
+    // one loop, states (x, dx), both buffers (1, 7) exact / (2, 7) pytensor.
+    void fullPipelineRop() {
+        for (bool exact : {true, false}) {
+            auto g = build([](GraphBuilder& b) {
+                Var x = b.input("x_init", DType::Float64, {7}), dx = b.input("x_init_tangent", DType::Float64, {7});
+                Var m = b.input("M", DType::Float64, {kUnknownDim, 7});
+                Var seq = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+                              return {{exp(a[1] * 0.1) - 1 + a[0] * 0.1}};
+                          }, ScanArgs{.sequences = {m}, .outputsInfo = {OutputInfo(x)}}).outputs[0];
+                Var last = index(seq, -1);
+                return std::vector<Var>{last, rop(last, x, dx)};
+            });
+            const auto inputs = inputsOfLength(*g, 5, 2);
+            RewriteOutcome o = rewriteAndCompare(*g, Pipeline::fastRun(), mode(exact), 1, 1e-12, 0.0, &inputs);
+            QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
+            const std::string m = compareOnLengths(o, {1, 2, 17});
+            QVERIFY2(m.empty(), m.c_str());
+            auto scans = scanNodes(*o.after);
+            QCOMPARE(scans.size(), size_t(1));
+            QCOMPARE(scanOp(scans[0]).info().nTracedStates(), 2);
+            const std::string want = exact ? "(1, 7)" : "(2, 7)";
+            for (int s = 0; s < 2; ++s) QCOMPARE(shapeText(*scans[0]->input(scanOp(scans[0]).info().outerInMitMot() + s)), want);
+        }
+    }
+
+    // The facts recorded: the buffer shape change, the rule, and why n_steps stays.
+    void traceFacts() {
+        auto g = build([](GraphBuilder& b) { return std::vector<Var>{index(runningHalf(b), -1)}; });
+        const auto inputs = inputsOfLength(*g, 4, 1);
+        RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), mode(true), 1, 1e-12, 0.0, &inputs);
+        QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
+        QCOMPARE(attributes(o.trace, "buffer_shape"), std::vector<std::string>{"(?, 3) -> (1, 3)"});
+        bool stepsReason = false, rule = false;
+        for (const TraceStep& s : o.trace.steps())
+            for (const AttributeChange& a : s.attributes) {
+                stepsReason |= a.key == "n_steps" && a.detail.find("read from the end") != std::string::npos;
+                rule |= a.key == "buffer_rule" && a.detail.find("exact: 1 row(s), ") != std::string::npos &&
+                        a.detail.find("symbolic") != std::string::npos;
+            }
+        QVERIFY(stepsReason);
+        QVERIFY(rule);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScanSaveMemSymbolic)
+#include "tst_rw_scan_save_mem_symbolic.moc"
