@@ -321,6 +321,50 @@ private slots:
         }
     }
 
+    // Through the whole FAST_RUN pipeline (shape, canonicalize, merge, fusion, inplace
+    // around it): the buffers still shrink, the loop stays one, numbers agree on every length.
+    void fullPipeline_data() {
+        QTest::addColumn<BuildFn>("graph");
+        QTest::addColumn<bool>("exact");
+        QTest::addColumn<Rows>("rows");
+        QTest::addColumn<bool>("reduced");
+        QTest::addColumn<Lengths>("lengths");
+        auto both = [](const char* name, BuildFn f, Rows exactRows, Rows pyRows, Lengths lengths, bool reduced = false) {
+            QTest::newRow((std::string(name) + " / exact").c_str()) << f << true << exactRows << reduced << lengths;
+            QTest::newRow((std::string(name) + " / pytensor").c_str()) << f << false << pyRows << reduced << lengths;
+        };
+        both("sit_sot [-1]", [](GraphBuilder& b) { return std::vector<Var>{index(runningHalf(b), -1)}; }, {1}, {2}, {1, 2, 9});
+        both("sit_sot [-3:]", [](GraphBuilder& b) { return std::vector<Var>{slice(runningHalf(b), -3, std::nullopt)}; },
+             {3}, {3}, {0, 1, 2, 9});
+        both("Fibonacci mit_sot [-1]", [](GraphBuilder& b) { return std::vector<Var>{index(fibonacci(b), -1)}; }, {2}, {3},
+             {1, 2, 10});
+        both("sit_sot [:5]", [](GraphBuilder& b) { return std::vector<Var>{slice(runningHalf(b), std::nullopt, 5)}; },
+             {-1}, {-1}, {0, 1, 5, 9}, true);
+        both("not: full trace", [](GraphBuilder& b) { return std::vector<Var>{runningHalf(b)}; }, {-1}, {-1}, {0, 1, 4});
+    }
+
+    void fullPipeline() {
+        QFETCH(BuildFn, graph);
+        QFETCH(bool, exact);
+        QFETCH(Rows, rows);
+        QFETCH(bool, reduced);
+        QFETCH(Lengths, lengths);
+        auto g = build(graph);
+        const auto inputs = inputsOfLength(*g, lengths.back(), 4);
+        RewriteOutcome o = rewriteAndCompare(*g, Pipeline::fastRun(), mode(exact), 1, 1e-12, 0.0, &inputs);
+        QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
+        const std::string m = compareOnLengths(o, lengths);
+        QVERIFY2(m.empty(), m.c_str());
+        auto scans = scanNodes(*o.after);
+        QCOMPARE(scans.size(), size_t(1));
+        // Fusion folds minimum(n, k) and its + init_l into one Composite: read the trace.
+        bool minimum = false;
+        for (const std::string& a : attributes(o.trace, "n_steps")) minimum |= a.find("-> minimum(") != std::string::npos;
+        QCOMPARE(minimum, reduced);
+        QCOMPARE(static_cast<size_t>(scanOp(scans[0]).info().nTracedStates()), rows.size());
+        for (size_t s = 0; s < rows.size(); ++s) QCOMPARE(bufferRows(scans[0], static_cast<int>(s)), rows[s]);
+    }
+
     // The facts recorded: the buffer shape change, the rule, and why n_steps stays.
     void traceFacts() {
         auto g = build([](GraphBuilder& b) { return std::vector<Var>{index(runningHalf(b), -1)}; });
