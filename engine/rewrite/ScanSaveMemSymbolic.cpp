@@ -5,11 +5,13 @@
 // L = n + init_l rows of the full trace, raw row r sits at buffer row
 // r - max(L - store, 0), and the rows read end at buffer row min(L, store):
 //   x[-j]   -> buf[-j] when store <= skip + j (then L >= store whenever the read is
-//              valid), else buf[min(L, store) - j];
+//              valid), else buf[min(L, store) - j]; guarded by Assert(n_steps >= j + skip
+//              - init_l) where the original would fail on too short a trace;
 //   x[-j:]  -> buf[min(L, store) - c : min(L, store)], c = min(j, max(L - skip, 0))
 //              (the original has fewer than j rows while n is small).
 #include "rewrite/ScanSaveMemSymbolic.h"
 
+#include "ops/Assert.h"
 #include "ops/Scan.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/ScanRebuild.h"
@@ -69,9 +71,16 @@ struct RowMath {
 
 Variable* symbolicRead(RowMath& m, const SymbolicRead& r, Variable* out, int64_t store, int64_t initRows) {
     if (r.isIndex) {
-        if (store <= r.skip + r.j) return subtensorLike(m.rw, *r.terminal, out, {IndexEntry::Kind::Index}, {m.k(-r.j)});
-        Variable* row = m.op(ScalarOpCode::Sub, m.end(initRows, store), m.k(r.j));
-        return subtensorLike(m.rw, *r.terminal, out, {IndexEntry::Kind::Index}, {row});
+        Variable* row = store <= r.skip + r.j ? m.k(-r.j) : m.op(ScalarOpCode::Sub, m.end(initRows, store), m.k(r.j));
+        Variable* value = subtensorLike(m.rw, *r.terminal, out, {IndexEntry::Kind::Index}, {row});
+        // The original fails (index out of range) when the trace is shorter than the
+        // read, i.e. n_steps < j + skip - init_l; the small buffer would hand back its
+        // initial or unwritten rows instead, so the failure is kept as an Assert.
+        const int64_t minSteps = r.j + r.skip - initRows;
+        if (minSteps <= 0) return value;
+        Variable* ok = m.op(ScalarOpCode::Ge, m.steps, m.k(minSteps));
+        const std::string msg = "index -" + std::to_string(r.j) + " needs n_steps >= " + std::to_string(minSteps);
+        return m.rw.create(makeAssert(msg), {value, ok})->output(0);
     }
     // Rows left after the skip: L - skip = n + (init_l - skip), never negative when skip <= init_l.
     Variable* left = m.length(initRows - r.skip);

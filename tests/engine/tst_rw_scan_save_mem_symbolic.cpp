@@ -365,6 +365,34 @@ private slots:
         for (size_t s = 0; s < rows.size(); ++s) QCOMPARE(bufferRows(scans[0], static_cast<int>(s)), rows[s]);
     }
 
+    // x[-1] of an empty trace fails before the rewrite (index out of range); the small
+    // buffer would hold x0 or unwritten rows, so the rewritten graph fails too (Assert).
+    void emptyTraceStillFails() {
+        for (bool exact : {true, false}) {
+            auto g = build([](GraphBuilder& b) {
+                Var xs = runningHalf(b);
+                return std::vector<Var>{index(xs, -1), slice(xs, -2, std::nullopt)};
+            });
+            const auto inputs = inputsOfLength(*g, 3, 1);
+            RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), mode(exact), 1, 1e-12, 0.0, &inputs);
+            QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
+            QCOMPARE(bufferRows(scanNodes(*o.after).at(0), 0), int64_t(2));  // [-2:] needs two rows in both modes
+            QCOMPARE(countOps(*o.after, OpKind::Assert), 1);
+            const auto empty = inputsOfLength(*g, 0, 2);
+            auto fails = [&](const Graph& graph) {
+                try {
+                    runGraph(graph, empty);
+                } catch (const std::exception&) {
+                    return true;
+                }
+                return false;
+            };
+            QVERIFY(fails(*o.before));
+            QVERIFY(fails(*o.after));
+            QVERIFY2(compareOnLengths(o, {1, 2, 6}).empty(), compareOnLengths(o, {1, 2, 6}).c_str());
+        }
+    }
+
     // The facts recorded: the buffer shape change, the rule, and why n_steps stays.
     void traceFacts() {
         auto g = build([](GraphBuilder& b) { return std::vector<Var>{index(runningHalf(b), -1)}; });
