@@ -186,9 +186,10 @@ SymbolicOutputReads analyseReadsSymbolic(const Variable& out) {
                     read.stop = read.first + 1;
                 }
             } else if (e->start && *e->start < 0) {
-                if (e->stop) return whole(c.node->label() + " counts from the end and stops at a row of its own");
+                if (e->stop && *e->stop >= 0) return whole(c.node->label() + " counts from the end but stops at a row from the start");
                 read.fromEnd = true;
                 read.j = -*e->start;
+                read.e = e->stop ? -*e->stop : 0;
             } else {
                 if (e->stop && *e->stop < 0) return whole(c.node->label() + " stops at a row counted from the end");
                 read.first = skip + e->start.value_or(0);

@@ -38,13 +38,15 @@ OutputReads analyseReads(const Variable& out, int64_t length, int64_t maxFromEnd
 /// One read of an output whose length L = n_steps + init_l is only known at run time.
 /// The chain first skips `skip` rows ([a:] links with constant a >= 0); the terminal
 /// then reads either from the start (raw rows first, first + step, ... below `stop`,
-/// clamped to L) or from the end (index -j, or the slice [-j::step] of what is left).
+/// clamped to L) or from the end (index -j, or the slice [-j:-e:step] of what is left,
+/// e = 0 for no stop).
 struct SymbolicRead {
     Node* terminal = nullptr;
     bool isIndex = false;
     int64_t skip = 0;
     bool fromEnd = false;
     int64_t j = 0;                      // fromEnd
+    int64_t e = 0;                      // fromEnd slice: its stop counted from the end (0: none)
     int64_t first = 0;                  // !fromEnd: raw row
     std::optional<int64_t> stop;        // !fromEnd: one past the last raw row; nullopt: to the end
     int64_t step = 1;

@@ -7,8 +7,8 @@
 //   x[-j]   -> buf[-j] when store <= skip + j (then L >= store whenever the read is
 //              valid), else buf[min(L, store) - j]; guarded by Assert(n_steps >= j + skip
 //              - init_l) where the original would fail on too short a trace;
-//   x[-j:]  -> buf[min(L, store) - c : min(L, store)], c = min(j, max(L - skip, 0))
-//              (the original has fewer than j rows while n is small).
+//   x[-j:-e] -> buf[end - c(j) : end - c(e)], end = min(L, store), c(k) = min(k, max(L - skip, 0))
+//              (the original has fewer than j rows while n is small; no stop: end).
 #include "rewrite/ScanSaveMemSymbolic.h"
 
 #include "ops/Assert.h"
@@ -85,9 +85,9 @@ Variable* symbolicRead(RowMath& m, const SymbolicRead& r, Variable* out, int64_t
     // Rows left after the skip: L - skip = n + (init_l - skip), never negative when skip <= init_l.
     Variable* left = m.length(initRows - r.skip);
     if (r.skip > initRows) left = m.op(ScalarOpCode::Maximum, left, m.k(0));
-    Variable* count = m.op(ScalarOpCode::Minimum, left, m.k(r.j));
-    Variable* stop = m.end(initRows, store);
-    std::vector<Variable*> ins{m.op(ScalarOpCode::Sub, stop, count), stop};
+    Variable* end = m.end(initRows, store);
+    auto back = [&](int64_t rows) { return m.op(ScalarOpCode::Sub, end, m.op(ScalarOpCode::Minimum, left, m.k(rows))); };
+    std::vector<Variable*> ins{back(r.j), r.e > 0 ? back(r.e) : end};
     if (r.step != 1) ins.push_back(m.k(r.step));
     return subtensorLike(m.rw, *r.terminal, out, {IndexEntry::Kind::Slice, true, true, r.step != 1}, std::move(ins));
 }

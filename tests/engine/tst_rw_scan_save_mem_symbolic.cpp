@@ -132,6 +132,27 @@ private slots:
              {3}, {3}, {0, 1, 2, 5});
         both("sit_sot [-4::2]", [](GraphBuilder& b) { return std::vector<Var>{slice(runningHalf(b), -4, std::nullopt, 2)}; },
              {4}, {4}, {0, 1, 2, 3, 4, 7});
+        both("sit_sot [-3:-1]", [](GraphBuilder& b) { return std::vector<Var>{slice(runningHalf(b), -3, -1)}; },
+             {3}, {3}, {0, 1, 2, 3, 4, 7});
+        both("sit_sot [-5:-2:2]", [](GraphBuilder& b) { return std::vector<Var>{slice(runningHalf(b), -5, -2, 2)}; },
+             {5}, {5}, {0, 1, 2, 3, 4, 5, 6, 9});
+        // PyTensor's tests/scan/test_rewriting.py TestSaveMem.test_save_mem_store_steps: a map of
+        // seven outputs over u of unknown length; PyTensor keeps 7, 3, 6 rows for the nit_sots
+        // and 2 + 1, 1 + 1 for the states; x6, x7 are unused and dropped.
+        both("PyTensor's test_save_mem_store_steps", [](GraphBuilder& b) {
+            Var u = b.input("u", DType::Float64, {kUnknownDim});
+            Var x10 = b.input("x10", DType::Float64, {2}), x20 = b.input("x20", DType::Float64, {});
+            Var x30 = b.input("x30", DType::Float64, {2}), x40 = b.input("x40", DType::Float64, {});
+            ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+                const Var& ut = a[0];
+                return {{ut + 1.0, ut + 2.0, ut + 3.0, ut + 4.0, ut + 5.0, ut + 6.0, ut + 7.0}};
+            }, ScanArgs{.sequences = {u},
+                        .outputsInfo = {OutputInfo::none(), OutputInfo::none(), OutputInfo::none(), OutputInfo(x10, {-1, -2}),
+                                        OutputInfo(x20), OutputInfo(x30, {-1, -2}), OutputInfo(x40)}});
+            const auto& x = r.outputs;
+            return std::vector<Var>{index(x[0], -7), slice(x[1], -3, -1), slice(x[2], -6, std::nullopt), index(x[3], -1),
+                                    index(x[4], -1)};
+        }, {2, 1}, {3, 2}, {7, 8, 20}, {7, 3, 6});
         both("sit_sot [-2] and [-1]", [](GraphBuilder& b) {
             Var xs = runningHalf(b);
             return std::vector<Var>{index(xs, -2), index(xs, -1)};
