@@ -247,8 +247,10 @@ void applySymbolicSaveMem(Rewriter& rewriter, Node& node, const SymbolicSaveMemM
     for (int s = 0; s < T; ++s) (*plan.reuseProvenSafe)[s] = m.items[s].reuse;
     Variable* newN = n;
     if (m.reduce) {
-        Variable* bound = rewriter.constant(rw::scalarArray(n->type().dtype, m.bound), n->type());
-        newN = rw::makeElemwiseOf(rewriter, ScalarOpCode::Minimum, {n, bound});
+        // Elemwise needs tensors: a ScalarType n_steps (an imported graph) goes through int64.
+        Variable* steps = n->type().isScalarType() ? rw::asInt64Scalar(rewriter, n) : n;
+        Variable* bound = rewriter.constant(rw::scalarArray(steps->type().dtype, m.bound), steps->type());
+        newN = rw::makeElemwiseOf(rewriter, ScalarOpCode::Minimum, {steps, bound});
         plan.outerInput[0] = newN;
     }
     for (const SymbolicItemPlan& p : m.items) {

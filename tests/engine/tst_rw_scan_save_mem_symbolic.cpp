@@ -204,6 +204,20 @@ private slots:
             }, ScanArgs{.sequences = {sequence(b)}, .outputsInfo = {OutputInfo(x0), OutputInfo(y0), OutputInfo::none()}});
             return std::vector<Var>{index(r.outputs[0], -1), index(r.outputs[2], -1)};
         }, {1}, {2}, {1, 3}, {1});
+        both("x unused but read by y's step, y [-1]", [](GraphBuilder& b) {
+            Var x0 = b.input("x0", DType::Float64, {3}), y0 = b.input("y0", DType::Float64, {3});
+            ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+                return {{a[1] * 0.5 + a[0], a[2] + a[1]}};
+            }, ScanArgs{.sequences = {sequence(b)}, .outputsInfo = {OutputInfo(x0), OutputInfo(y0)}});
+            return std::vector<Var>{index(r.outputs[1], -1)};
+        }, {1, 1}, {2, 2}, {1, 2, 6});
+        both("x unused but read by y's step, y [:3] (n_steps -> minimum(n, 3))", [](GraphBuilder& b) {
+            Var x0 = b.input("x0", DType::Float64, {3}), y0 = b.input("y0", DType::Float64, {3});
+            ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+                return {{a[1] * 0.5 + a[0], a[2] + a[1]}};
+            }, ScanArgs{.sequences = {sequence(b)}, .outputsInfo = {OutputInfo(x0), OutputInfo(y0)}});
+            return std::vector<Var>{slice(r.outputs[1], std::nullopt, 3)};
+        }, {1, -1}, {2, -1}, {0, 1, 2, 3, 6}, {}, true);
         both("while loop, n an input, [-1]", [](GraphBuilder& b) {
             Var x0 = b.input("x0", DType::Float64, {3});
             Var n = b.input("n", DType::Int64, {});
