@@ -1,7 +1,9 @@
 #include "scene/Highlights.h"
 
 #include <map>
+#include <set>
 #include <tuple>
+#include <unordered_set>
 
 namespace tl {
 
@@ -25,18 +27,36 @@ Highlights computeHighlights(const VisualGraph& vg, const StepDiff* diff, int st
     for (int i = 0; i < static_cast<int>(vg.nodes.size()); ++i)
         if (vg.nodes[i].kind == VNode::Kind::Ghost) h.ghosts.insert(i);
 
-    // Edges by (top-level consumer node, input index, variable); graph outputs by marker.
-    // Only built when the step rewired something: it is a pass over every edge.
-    std::map<std::tuple<NodeId, int, VarId>, std::vector<int>> byUse;
-    for (int e = 0; !diff->rewired.empty() && e < static_cast<int>(vg.edges.size()); ++e) {
+    // The edges drawing each rewired use: (top-level consumer node, input index,
+    // variable), a graph output by its marker (-1 - index), a node inside a
+    // collapsed chain by the chain's box (index -1). A step rewires a handful of
+    // the graph's thousands of edges, so only edges carrying a rewired variable
+    // are looked at, and only wanted uses are kept.
+    using Use = std::tuple<NodeId, int, VarId>;
+    std::set<Use> wanted;
+    std::unordered_set<VarId> rewiredVars;
+    for (const RewiredEdge& r : diff->rewired) {
+        rewiredVars.insert(r.after);
+        if (r.consumer < 0) wanted.insert({-1 - static_cast<NodeId>(r.index), 0, r.after});
+        else {
+            wanted.insert({r.consumer, r.index, r.after});
+            wanted.insert({r.consumer, -1, r.after});
+        }
+    }
+    std::map<Use, std::vector<int>> byUse;
+    auto keep = [&](const Use& u, int e) {
+        if (wanted.count(u)) byUse[u].push_back(e);
+    };
+    for (int e = 0; !rewiredVars.empty() && e < static_cast<int>(vg.edges.size()); ++e) {
         const VEdge& ve = vg.edges[e];
+        if (!rewiredVars.count(ve.var)) continue;
         const int top = vg.ancestorAt(ve.to, -1);
         if (top < 0) continue;
         const VNode& t = vg.nodes[top];
-        if (t.kind == VNode::Kind::Output) byUse[{-1 - std::stoll(t.key.substr(3)), 0, ve.var}].push_back(e);
+        if (t.kind == VNode::Kind::Output) keep({-1 - std::stoll(t.key.substr(3)), 0, ve.var}, e);
         else if (t.kind == VNode::Kind::Chain) {
-            for (NodeId m : t.members) byUse[{m, -1, ve.var}].push_back(e);
-        } else byUse[{t.node, ve.toInput, ve.var}].push_back(e);
+            for (NodeId m : t.members) keep({m, -1, ve.var}, e);
+        } else keep({t.node, ve.toInput, ve.var}, e);
     }
     auto edgesFor = [&](NodeId consumer, int index, VarId var) -> std::vector<int> {
         if (consumer < 0) {

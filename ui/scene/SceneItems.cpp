@@ -7,6 +7,7 @@
 #include <QStyleOptionGraphicsItem>
 
 #include <cmath>
+#include <vector>
 
 namespace tl {
 
@@ -112,6 +113,45 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
 
 // ---- EdgeItem ------------------------------------------------------------------
 
+// QPainterPath's length-based queries (pointAtPercent, length) walk every Bezier
+// segment to measure it; over thousands of edges that was most of a first view.
+// Edges only need the direction at the tip and a point near the middle.
+namespace {
+
+// Unit direction in which the path arrives at its end: from the last control or
+// on-curve point that differs from the end (the last segment may be tiny).
+QPointF endDirection(const QPainterPath& path) {
+    const QPointF tip = path.currentPosition();
+    for (int i = path.elementCount() - 2; i >= 0; --i) {
+        const QPointF d = tip - QPointF(path.elementAt(i));
+        const double len = std::hypot(d.x(), d.y());
+        if (len > 1e-6) return d / len;
+    }
+    return QPointF(0, 1);
+}
+
+// The point halfway along the middle segment (exact for one cubic or line, the
+// usual edge; near the middle for Graphviz's multi-segment splines).
+QPointF middlePoint(const QPainterPath& path) {
+    const int n = path.elementCount();
+    if (n < 2) return path.currentPosition();
+    // Segments start at on-curve elements: MoveTo/LineTo, or a CurveTo followed by two CurveToData.
+    std::vector<int> starts;
+    for (int i = 0; i < n - 1;) {
+        starts.push_back(i);
+        i += path.elementAt(i + 1).isCurveTo() ? 3 : 1;
+    }
+    const int i = starts[starts.size() / 2];
+    const QPointF p0 = path.elementAt(i);
+    if (i + 3 < n && path.elementAt(i + 1).isCurveTo()) {
+        const QPointF c1 = path.elementAt(i + 1), c2 = path.elementAt(i + 2), p3 = path.elementAt(i + 3);
+        return (p0 + 3 * c1 + 3 * c2 + p3) / 8;
+    }
+    return (p0 + QPointF(path.elementAt(std::min(i + 1, n - 1)))) / 2;
+}
+
+} // namespace
+
 EdgeItem::EdgeItem() { setZValue(0); }
 
 void EdgeItem::setEdge(const QPainterPath& path, const QString& label, const QString& link) {
@@ -137,19 +177,14 @@ void EdgeItem::recomputeBounds() {
         m_bounds = QRectF();
         return;
     }
-    const QPointF tip = m_path.pointAtPercent(1.0);
-    // Direction from a point a little before the end (the last segment may be tiny).
-    QPointF back = m_path.pointAtPercent(std::max(0.0, 1.0 - 8.0 / std::max(8.0, m_path.length())));
-    QPointF d = tip - back;
-    double len = std::hypot(d.x(), d.y());
-    if (len < 1e-6) d = QPointF(0, 1), len = 1;
-    d /= len;
+    const QPointF tip = m_path.currentPosition();
+    const QPointF d = endDirection(m_path);
     const QPointF n(-d.y(), d.x());
     m_arrow << tip << tip - d * 9 + n * 4 << tip - d * 9 - n * 4;
-    m_labelPos = m_path.pointAtPercent(0.5);
+    m_labelPos = middlePoint(m_path);
     // Just before the arrow: for a link into a Scan body that is the gap under
     // the frame's header, for a link out of it the space above the outer reader.
-    m_linkPos = m_path.pointAtPercent(m_path.percentAtLength(std::max(0.0, m_path.length() - 7.0)));
+    m_linkPos = tip - d * 7;
     QRectF b = m_path.boundingRect().united(m_arrow.boundingRect());
     const QFontMetricsF fm(canvasSmallFont());
     if (!m_label.isEmpty()) b = b.united(QRectF(m_labelPos + QPointF(4, -fm.height()), QSizeF(fm.horizontalAdvance(m_label) + 4, fm.height() * 1.2)));
