@@ -2,6 +2,7 @@
 // sizing (equal to the oracle's fast_run) and in exact sizing (init_l rows where the
 // reuse hazard is ruled out, init_l + 1 exactly where it is not). Every case runs
 // before and after; buffer rows are checked against PyTensor's recorded figures.
+#include "BuildCases.h"
 #include "RewriteCheck.h"
 #include "ScanRewriteTestUtil.h"
 #include "builder/Indexing.h"
@@ -21,24 +22,10 @@
 using namespace tl;
 using namespace tl::test;
 
-using BuildFn = std::function<std::vector<Var>(GraphBuilder&)>;
 using Rows = std::vector<int64_t>;
-Q_DECLARE_METATYPE(BuildFn)
 Q_DECLARE_METATYPE(Rows)
 
 namespace {
-
-std::unique_ptr<Graph> build(const BuildFn& f) {
-    GraphBuilder b;
-    std::vector<Var> outs = f(b);
-    return b.finish(outs);
-}
-
-PipelineOptions mode(bool exact) {
-    PipelineOptions o;
-    o.bufferMode = exact ? RewriteOptions::BufferMode::Exact : RewriteOptions::BufferMode::PyTensor;
-    return o;
-}
 
 // x' = x * 0.5 + 1 on a length-3 vector for `steps` steps: the trace without the initial row.
 Var halfPlusOne(GraphBuilder& b, int steps = 10, int64_t n = 3) {
@@ -170,11 +157,11 @@ private slots:
         QFETCH(Rows, rows);
         QFETCH(Rows, nitRows);
         QFETCH(int, steps);
-        auto g = build(graph);
+        auto g = buildGraph(graph);
         std::vector<NDArray> inputs = randomInputs(*g, 7);
         for (size_t i = 0; i < inputs.size(); ++i)
             if (g->inputs()[i]->name() == "n") inputs[i] = NDArray::scalar(DType::Int64, 10);
-        RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), mode(exact), 1, 1e-12, 0.0, &inputs);
+        RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), bufferMode(exact), 1, 1e-12, 0.0, &inputs);
         QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
         auto scans = scanNodes(*o.after);
         QCOMPARE(scans.size(), size_t(1));
@@ -204,7 +191,7 @@ private slots:
         for (bool exact : {false, true}) {
             auto g = buildExample(name.toStdString());
             const std::vector<NDArray> inputs = oracleInputs(*e, *g);
-            RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), mode(exact), 1, 1e-12, 0.0, &inputs);
+            RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), bufferMode(exact), 1, 1e-12, 0.0, &inputs);
             QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
             const std::string m = compareWithOracle(*e, o.outputsAfter);
             QVERIFY2(m.empty(), m.c_str());
@@ -224,7 +211,7 @@ private slots:
         for (bool exact : {true, false}) {
             auto g = buildExample("dup_last_only");
             std::vector<NDArray> inputs = e ? oracleInputs(*e, *g) : randomInputs(*g, 3);
-            RewriteOutcome o = rewriteAndCompare(*g, mergeThenSaveMem(), mode(exact), 1, 1e-12, 0.0, &inputs);
+            RewriteOutcome o = rewriteAndCompare(*g, mergeThenSaveMem(), bufferMode(exact), 1, 1e-12, 0.0, &inputs);
             QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
             if (e) QVERIFY(compareWithOracle(*e, o.outputsAfter).empty());
             const Node* scan = scanNodes(*o.after).at(0);
@@ -237,14 +224,14 @@ private slots:
     // Seed example 1 as ScanMerge leaves it (primal, primal again, tangent): merged to
     // (x, dx), both buffers (1, 7) in exact mode, written in place every step.
     void seedRopShape() {
-        auto g = build([](GraphBuilder& b) {
+        auto g = buildGraph([](GraphBuilder& b) {
             Var x = b.input("x_init", DType::Float64, {7}), dx = b.input("x_init_tangent", DType::Float64, {7});
             ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& s) -> StepResult {
                 return {{exp(s[0]) - 5, exp(s[1]) - 5, exp(s[1]) * s[2]}};
             }, ScanArgs{.outputsInfo = {OutputInfo(x), OutputInfo(x), OutputInfo(dx)}, .nSteps = 10});
             return std::vector<Var>{index(r.outputs[0], -1), index(r.outputs[2], -1)};
         });
-        RewriteOutcome o = rewriteAndCompare(*g, mergeThenSaveMem(), mode(true));
+        RewriteOutcome o = rewriteAndCompare(*g, mergeThenSaveMem(), bufferMode(true));
         QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
         const Node* scan = scanNodes(*o.after).at(0);
         QCOMPARE(scanOp(scan).info().nTracedStates(), 2);
@@ -260,7 +247,7 @@ private slots:
     // PyTensor's Rop builds the tangent buffer as SetSubtensor(Alloc(0, n + 1, L), init):
     // rebuilt at its new size, so the big zero-filled buffer and the peak disappear.
     void ropBufferRebuilt() {
-        auto g = build([](GraphBuilder& b) {
+        auto g = buildGraph([](GraphBuilder& b) {
             Var x = b.input("x_init", DType::Float64, {1000}), dx = b.input("x_init_tangent", DType::Float64, {1000});
             Var seq = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{exp(a[0] * 0.001) - 1}}; },
                            ScanArgs{.outputsInfo = {OutputInfo(x)}, .nSteps = 500}).outputs[0];
@@ -270,7 +257,7 @@ private slots:
         bool sawAlloc = false;
         for (const Node* n : g->nodes()) sawAlloc |= n->op().kind() == OpKind::Alloc && n->output(0)->type().shape[0] == 501;
         QVERIFY(sawAlloc);
-        RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), mode(true));
+        RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), bufferMode(true));
         QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
         for (const Node* n : o.after->nodes())
             if (n->op().kind() == OpKind::Alloc || n->op().kind() == OpKind::AllocEmpty)
@@ -281,9 +268,9 @@ private slots:
 
     // Peak bytes of a long loop: the 2001-row trace buffer is gone.
     void peakBytes() {
-        auto g = build([](GraphBuilder& b) { return std::vector<Var>{index(halfPlusOne(b, 2000, 1000), -1)}; });
+        auto g = buildGraph([](GraphBuilder& b) { return std::vector<Var>{index(halfPlusOne(b, 2000, 1000), -1)}; });
         for (bool exact : {true, false}) {
-            RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), mode(exact));
+            RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), bufferMode(exact));
             QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
             QVERIFY2(o.peakAfter * 100 < o.peakBefore,
                      (std::to_string(o.peakAfter) + " vs " + std::to_string(o.peakBefore)).c_str());
@@ -308,7 +295,7 @@ private slots:
         auto g = buildExample(name.toStdString());
         auto e = oracleCase(name.toStdString());
         std::vector<NDArray> inputs = e ? oracleInputs(*e, *g) : randomInputs(*g, 1);
-        RewriteOutcome o = rewriteAndCompare(*g, Pipeline::fastRun(), mode(exact), 1, 1e-12, 0.0, &inputs);
+        RewriteOutcome o = rewriteAndCompare(*g, Pipeline::fastRun(), bufferMode(exact), 1, 1e-12, 0.0, &inputs);
         QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
         if (e) {
             const std::string m = compareWithOracle(*e, o.outputsAfter);
@@ -344,8 +331,8 @@ private slots:
 
     // The rewrite's facts in the trace: n_steps, buffer_shape, buffer_rule with the reason.
     void traceFacts() {
-        auto g = build([](GraphBuilder& b) { return std::vector<Var>{index(halfPlusOne(b), -1)}; });
-        RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), mode(true));
+        auto g = buildGraph([](GraphBuilder& b) { return std::vector<Var>{index(halfPlusOne(b), -1)}; });
+        RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), bufferMode(true));
         QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
         QCOMPARE(attributes(o.trace, "buffer_shape"), std::vector<std::string>{"(11, 3) -> (1, 3)"});
         bool reason = false;

@@ -2,6 +2,7 @@
 // unknown length (n_steps = Shape_i{0}(M), minimum(...) of two), or n given as an input.
 // Each case is rewritten once and then run before and after on inputs of several
 // lengths (1, shorter than the taps, 0 where the reads allow it), numbers compared.
+#include "BuildCases.h"
 #include "RewriteCheck.h"
 #include "ScanRewriteTestUtil.h"
 #include "builder/Indexing.h"
@@ -22,25 +23,11 @@
 using namespace tl;
 using namespace tl::test;
 
-using BuildFn = std::function<std::vector<Var>(GraphBuilder&)>;
 using Rows = std::vector<int64_t>;
 using Lengths = Rows;  // sequence lengths to run
-Q_DECLARE_METATYPE(BuildFn)
 Q_DECLARE_METATYPE(Rows)
 
 namespace {
-
-std::unique_ptr<Graph> build(const BuildFn& f) {
-    GraphBuilder b;
-    std::vector<Var> outs = f(b);
-    return b.finish(outs);
-}
-
-PipelineOptions mode(bool exact) {
-    PipelineOptions o;
-    o.bufferMode = exact ? RewriteOptions::BufferMode::Exact : RewriteOptions::BufferMode::PyTensor;
-    return o;
-}
 
 // A (?, 3) sequence: n_steps is Shape_i{0}(M).
 Var sequence(GraphBuilder& b, const char* name = "M") { return b.input(name, DType::Float64, {kUnknownDim, 3}); }
@@ -269,9 +256,9 @@ private slots:
         QFETCH(Rows, nitRows);
         QFETCH(bool, reduced);
         QFETCH(Lengths, lengths);
-        auto g = build(graph);
+        auto g = buildGraph(graph);
         const auto inputs = inputsOfLength(*g, lengths.back(), 7);
-        RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), mode(exact), 1, 1e-12, 0.0, &inputs);
+        RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), bufferMode(exact), 1, 1e-12, 0.0, &inputs);
         QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
         const std::string m = compareOnLengths(o, lengths);
         QVERIFY2(m.empty(), m.c_str());
@@ -293,7 +280,7 @@ private slots:
             QVERIFY(!attributes(o.trace, "buffer_rule").empty());
         }
         // Idempotent: a second run finds nothing more to do.
-        RewriteOutcome again = rewriteAndCompare(*o.after, singleRewrite(scanSaveMem()), mode(exact), 1, 1e-12, 0.0, &inputs);
+        RewriteOutcome again = rewriteAndCompare(*o.after, singleRewrite(scanSaveMem()), bufferMode(exact), 1, 1e-12, 0.0, &inputs);
         QCOMPARE(again.stepsOf("scan_save_mem"), 0);
     }
 
@@ -301,7 +288,7 @@ private slots:
     // rebuilt at the constant size with the primal's; outputs equal on every length.
     void ropOverSequence() {
         for (bool exact : {true, false}) {
-            auto g = build([](GraphBuilder& b) {
+            auto g = buildGraph([](GraphBuilder& b) {
                 Var x = b.input("x_init", DType::Float64, {7}), dx = b.input("x_init_tangent", DType::Float64, {7});
                 Var m = b.input("M", DType::Float64, {kUnknownDim, 7});
                 Var seq = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
@@ -314,7 +301,7 @@ private slots:
             for (const Node* n : g->nodes()) zeroFilled |= n->op().kind() == OpKind::Alloc;
             QVERIFY(zeroFilled);
             const auto inputs = inputsOfLength(*g, 6, 3);
-            RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), mode(exact), 1, 1e-12, 0.0, &inputs);
+            RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), bufferMode(exact), 1, 1e-12, 0.0, &inputs);
             QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
             const std::string m = compareOnLengths(o, {1, 2, 3, 50});
             QVERIFY2(m.empty(), m.c_str());
@@ -334,7 +321,7 @@ private slots:
     // one loop, states (x, dx), both buffers (1, 7) exact / (2, 7) pytensor.
     void fullPipelineRop() {
         for (bool exact : {true, false}) {
-            auto g = build([](GraphBuilder& b) {
+            auto g = buildGraph([](GraphBuilder& b) {
                 Var x = b.input("x_init", DType::Float64, {7}), dx = b.input("x_init_tangent", DType::Float64, {7});
                 Var m = b.input("M", DType::Float64, {kUnknownDim, 7});
                 Var seq = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
@@ -344,7 +331,7 @@ private slots:
                 return std::vector<Var>{last, rop(last, x, dx)};
             });
             const auto inputs = inputsOfLength(*g, 5, 2);
-            RewriteOutcome o = rewriteAndCompare(*g, Pipeline::fastRun(), mode(exact), 1, 1e-12, 0.0, &inputs);
+            RewriteOutcome o = rewriteAndCompare(*g, Pipeline::fastRun(), bufferMode(exact), 1, 1e-12, 0.0, &inputs);
             QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
             const std::string m = compareOnLengths(o, {1, 2, 17});
             QVERIFY2(m.empty(), m.c_str());
@@ -384,9 +371,9 @@ private slots:
         QFETCH(Rows, rows);
         QFETCH(bool, reduced);
         QFETCH(Lengths, lengths);
-        auto g = build(graph);
+        auto g = buildGraph(graph);
         const auto inputs = inputsOfLength(*g, lengths.back(), 4);
-        RewriteOutcome o = rewriteAndCompare(*g, Pipeline::fastRun(), mode(exact), 1, 1e-12, 0.0, &inputs);
+        RewriteOutcome o = rewriteAndCompare(*g, Pipeline::fastRun(), bufferMode(exact), 1, 1e-12, 0.0, &inputs);
         QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
         const std::string m = compareOnLengths(o, lengths);
         QVERIFY2(m.empty(), m.c_str());
@@ -404,12 +391,12 @@ private slots:
     // buffer would hold x0 or unwritten rows, so the rewritten graph fails too (Assert).
     void emptyTraceStillFails() {
         for (bool exact : {true, false}) {
-            auto g = build([](GraphBuilder& b) {
+            auto g = buildGraph([](GraphBuilder& b) {
                 Var xs = runningHalf(b);
                 return std::vector<Var>{index(xs, -1), slice(xs, -2, std::nullopt)};
             });
             const auto inputs = inputsOfLength(*g, 3, 1);
-            RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), mode(exact), 1, 1e-12, 0.0, &inputs);
+            RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), bufferMode(exact), 1, 1e-12, 0.0, &inputs);
             QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
             QCOMPARE(bufferRows(scanNodes(*o.after).at(0), 0), int64_t(2));  // [-2:] needs two rows in both modes
             QCOMPARE(countOps(*o.after, OpKind::Assert), 1);
@@ -430,9 +417,9 @@ private slots:
 
     // The facts recorded: the buffer shape change, the rule, and why n_steps stays.
     void traceFacts() {
-        auto g = build([](GraphBuilder& b) { return std::vector<Var>{index(runningHalf(b), -1)}; });
+        auto g = buildGraph([](GraphBuilder& b) { return std::vector<Var>{index(runningHalf(b), -1)}; });
         const auto inputs = inputsOfLength(*g, 4, 1);
-        RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), mode(true), 1, 1e-12, 0.0, &inputs);
+        RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), bufferMode(true), 1, 1e-12, 0.0, &inputs);
         QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
         QCOMPARE(attributes(o.trace, "buffer_shape"), std::vector<std::string>{"(?, 3) -> (1, 3)"});
         bool stepsReason = false, rule = false;

@@ -13,6 +13,12 @@ int RewriteOutcome::stepsOf(const std::string& rewrite) const {
     return n;
 }
 
+PipelineOptions bufferMode(bool exact) {
+    PipelineOptions o;
+    o.bufferMode = exact ? RewriteOptions::BufferMode::Exact : RewriteOptions::BufferMode::PyTensor;
+    return o;
+}
+
 Pipeline singlePhase(std::string phase, std::vector<std::unique_ptr<GraphPass>> passes) {
     Pipeline p;
     p.addPhase(std::move(phase), std::move(passes));

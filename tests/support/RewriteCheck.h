@@ -22,6 +22,9 @@ struct RewriteOutcome {
     int stepsOf(const std::string& rewrite) const;
 };
 
+/// Pipeline options with scan_save_mem's buffer mode: `exact` (the default) or PyTensor's.
+PipelineOptions bufferMode(bool exact);
+
 /// A pipeline with one phase holding these passes.
 Pipeline singlePhase(std::string phase, std::vector<std::unique_ptr<GraphPass>> passes);
 /// A pipeline with one phase running one node rewrite to a fixpoint.
