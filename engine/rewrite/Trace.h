@@ -121,6 +121,8 @@ class StepUndo;  // rewrite/TraceUndo.h
 /// jumps start from whichever is cheapest: the current graph, the original or a
 /// checkpoint (a copy kept where walking from the previous one costs about as
 /// much as copying the graph, so checkpoints cost little time or memory).
+/// Steps may be appended to the trace while a replayer uses it; nothing else in
+/// it may change.
 class TraceReplayer {
 public:
     /// Checkpoints are taken only at multiples of `checkpointEvery` steps.
@@ -133,7 +135,8 @@ public:
     /// valid until the next call. Throws TraceReplayError naming the step when a
     /// step does not apply; the replayer stays usable (steps before it still work).
     const Graph& graphAt(int k);
-    /// The position of the graph graphAt returned last (-1 before the first call).
+    /// The position of the graph graphAt returned last (-1 before the first call,
+    /// or after an error that left the graph unusable).
     int current() const { return m_current; }
     /// Whole-graph copies kept for long jumps (the original is not counted).
     size_t checkpointCount() const { return m_checkpoints.size(); }
