@@ -117,6 +117,24 @@ Var softplus(const Var& x) { return unary(ScalarOpCode::Softplus, x); }
 Var invert(const Var& x) { return unary(ScalarOpCode::Invert, x); }
 Var identity(const Var& x) { return unary(ScalarOpCode::Identity, x); }
 
+Var sign(const Var& x) { return unary(ScalarOpCode::Sign, x); }
+Var floor(const Var& x) { return unary(ScalarOpCode::Floor, x); }
+Var ceil(const Var& x) { return unary(ScalarOpCode::Ceil, x); }
+Var roundHalfToEven(const Var& x) { return unary(ScalarOpCode::RoundHalfToEven, x); }
+Var reciprocal(const Var& x) { return unary(ScalarOpCode::Reciprocal, x); }
+Var erf(const Var& x) { return unary(ScalarOpCode::Erf, x); }
+Var erfc(const Var& x) { return unary(ScalarOpCode::Erfc, x); }
+Var sinh(const Var& x) { return unary(ScalarOpCode::Sinh, x); }
+Var cosh(const Var& x) { return unary(ScalarOpCode::Cosh, x); }
+Var tan(const Var& x) { return unary(ScalarOpCode::Tan, x); }
+Var arcsin(const Var& x) { return unary(ScalarOpCode::ArcSin, x); }
+Var arccos(const Var& x) { return unary(ScalarOpCode::ArcCos, x); }
+Var arctan(const Var& x) { return unary(ScalarOpCode::ArcTan, x); }
+Var log2(const Var& x) { return unary(ScalarOpCode::Log2, x); }
+Var log10(const Var& x) { return unary(ScalarOpCode::Log10, x); }
+Var exp2(const Var& x) { return unary(ScalarOpCode::Exp2, x); }
+Var clip(const Var& x, const Var& lo, const Var& hi) { return applyScalar(ScalarOpCode::Clip, {x, lo, hi}); }
+
 Var cast(const Var& x, DType dtype) {
     if (!x.valid()) throw std::invalid_argument("cast: empty Var");
     if (x.dtype() == dtype) return x;
@@ -144,5 +162,6 @@ Var neq(const Var& a, const Var& b) { return binary(ScalarOpCode::Neq, a, b); }
 Var and_(const Var& a, const Var& b) { return binary(ScalarOpCode::And, a, b); }
 Var or_(const Var& a, const Var& b) { return binary(ScalarOpCode::Or, a, b); }
 Var xor_(const Var& a, const Var& b) { return binary(ScalarOpCode::Xor, a, b); }
+Var arctan2(const Var& a, const Var& b) { return binary(ScalarOpCode::ArcTan2, a, b); }
 
 } // namespace tl

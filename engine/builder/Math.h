@@ -58,6 +58,31 @@ Var sigmoid(const Var& x);
 Var softplus(const Var& x);
 Var invert(const Var& x);
 Var identity(const Var& x);
+// PyTensor's pt.sign, pt.floor, ... (ints upgrade to float where PyTensor's do:
+// floor/ceil of int8 is float32, sign keeps the dtype, round_half_to_even and
+// sign reject what PyTensor rejects).
+Var sign(const Var& x);
+Var floor(const Var& x);
+Var ceil(const Var& x);
+/// pt.round_half_to_even (pt.round(x, mode="half_to_even")): NumPy's round; float inputs only.
+Var roundHalfToEven(const Var& x);
+Var reciprocal(const Var& x);
+Var erf(const Var& x);
+Var erfc(const Var& x);
+Var sinh(const Var& x);
+Var cosh(const Var& x);
+Var tan(const Var& x);
+Var arcsin(const Var& x);
+Var arccos(const Var& x);
+Var arctan(const Var& x);
+Var log2(const Var& x);
+Var log10(const Var& x);
+Var exp2(const Var& x);
+/// pt.clip(x, lo, hi): one Elemwise{clip}; lo wins when lo > hi, as PyTensor's.
+Var clip(const Var& x, const Var& lo, const Var& hi);
+template <typename L>
+    requires std::is_arithmetic_v<L>
+Var clip(const Var& x, L lo, L hi) { return clip(x, literalOf(x, lo), literalOf(x, hi)); }
 /// pt.cast(x, dtype): x itself when it already has that dtype, as PyTensor.
 Var cast(const Var& x, DType dtype);
 
@@ -92,6 +117,7 @@ TL_MATH_BINARY(neq)
 TL_MATH_BINARY(and_)
 TL_MATH_BINARY(or_)
 TL_MATH_BINARY(xor_)
+TL_MATH_BINARY(arctan2)
 #undef TL_MATH_BINARY
 
 // ---- operators (PyTensor's __add__, __sub__, ... on TensorVariable) -------------

@@ -33,6 +33,18 @@ template <typename F, typename T> void binaryLoop(const BlockInstr& in, void* co
     for (int64_t i = 0; i < n; ++i) o[i] = F::apply(a[i], b[i]);
 }
 
+template <typename F, typename T> void ternaryLoop(const BlockInstr& in, void* const* s, int64_t n) {
+    T* __restrict o = static_cast<T*>(s[in.dst]);
+    const T* __restrict a = static_cast<const T*>(s[in.src[0]]);
+    const T* __restrict b = static_cast<const T*>(s[in.src[1]]);
+    const T* __restrict c = static_cast<const T*>(s[in.src[2]]);
+    if (n == kBlockSize) {
+        for (int64_t i = 0; i < kBlockSize; ++i) o[i] = F::apply(a[i], b[i], c[i]);
+        return;
+    }
+    for (int64_t i = 0; i < n; ++i) o[i] = F::apply(a[i], b[i], c[i]);
+}
+
 template <typename T> void switchLoop(const BlockInstr& in, void* const* s, int64_t n) {
     T* __restrict o = static_cast<T*>(s[in.dst]);
     const bool* __restrict c = static_cast<const bool*>(s[in.src[0]]);
@@ -114,6 +126,26 @@ TL_FN2(FOr, bitOr)
 TL_FN2(FXor, bitXor)
 TL_FN1(FInvert, invert)
 TL_FN1(FIdentity, identity)
+TL_FN1(FSign, sign)
+TL_FN1(FFloor, floor)
+TL_FN1(FCeil, ceil)
+TL_FN1(FRoundHalfToEven, roundHalfToEven)
+TL_FN1(FReciprocal, reciprocal)
+TL_FN1(FErf, erf)
+TL_FN1(FErfc, erfc)
+TL_FN1(FSinh, sinh)
+TL_FN1(FCosh, cosh)
+TL_FN1(FTan, tan)
+TL_FN1(FArcSin, arcsin)
+TL_FN1(FArcCos, arccos)
+TL_FN1(FArcTan, arctan)
+TL_FN1(FLog2, log2)
+TL_FN1(FLog10, log10)
+TL_FN1(FExp2, exp2)
+TL_FN2(FArcTan2, arctan2)
+struct FClip {
+    template <typename T> static T apply(T x, T lo, T hi) { return scalar_fn::clip(x, lo, hi); }
+};
 #undef TL_FN1
 #undef TL_FN2
 
@@ -126,7 +158,8 @@ template <typename F, int Arity, Accepts A> BlockFn pick(DType d) {
                             (A == Accepts::Discrete && !std::is_floating_point_v<T>);
         if constexpr (!ok) return nullptr;
         else if constexpr (Arity == 1) return &unaryLoop<F, T>;
-        else return &binaryLoop<F, T>;
+        else if constexpr (Arity == 2) return &binaryLoop<F, T>;
+        else return &ternaryLoop<F, T>;
     });
 }
 
@@ -172,6 +205,24 @@ BlockFn scalarBlockKernel(ScalarOpCode code, DType compute) {
         return dispatchDType(compute, [](auto t) -> BlockFn { return &switchLoop<decltype(t)>; });
     case C::Identity: return pick<FIdentity, 1, A::Any>(compute);
     case C::Cast: return nullptr;
+    case C::Sign: return pick<FSign, 1, A::Any>(compute);
+    case C::Floor: return pick<FFloor, 1, A::Float>(compute);
+    case C::Ceil: return pick<FCeil, 1, A::Float>(compute);
+    case C::RoundHalfToEven: return pick<FRoundHalfToEven, 1, A::Float>(compute);
+    case C::Reciprocal: return pick<FReciprocal, 1, A::Float>(compute);
+    case C::Erf: return pick<FErf, 1, A::Float>(compute);
+    case C::Erfc: return pick<FErfc, 1, A::Float>(compute);
+    case C::Sinh: return pick<FSinh, 1, A::Float>(compute);
+    case C::Cosh: return pick<FCosh, 1, A::Float>(compute);
+    case C::Tan: return pick<FTan, 1, A::Float>(compute);
+    case C::ArcSin: return pick<FArcSin, 1, A::Float>(compute);
+    case C::ArcCos: return pick<FArcCos, 1, A::Float>(compute);
+    case C::ArcTan: return pick<FArcTan, 1, A::Float>(compute);
+    case C::Log2: return pick<FLog2, 1, A::Float>(compute);
+    case C::Log10: return pick<FLog10, 1, A::Float>(compute);
+    case C::Exp2: return pick<FExp2, 1, A::Float>(compute);
+    case C::ArcTan2: return pick<FArcTan2, 2, A::Float>(compute);
+    case C::Clip: return pick<FClip, 3, A::Any>(compute);
     }
     return nullptr;
 }

@@ -139,6 +139,31 @@ DType scalarOutputDType(ScalarOpCode code, std::span<const DType> ins, DType cas
         return upcastDTypes(branches);
     }
     case C::Cast: return castTo;
+    case C::Sign:  // Sign._output_types_preference: same_out_nocomplex, bool rejected
+        if (ins[0] == DType::Bool) typeError(code, ins, "bool input not supported");
+        return ins[0];
+    case C::RoundHalfToEven:  // same_out_float_only
+        if (!isFloat(ins[0])) typeError(code, ins, "only float type are supported");
+        return ins[0];
+    case C::Floor:  // upgrade_to_float_no_complex: ints round-trip through float
+    case C::Ceil:
+    case C::Reciprocal:
+    case C::Erf:
+    case C::Erfc:
+    case C::Sinh:
+    case C::Cosh:
+    case C::Tan:
+    case C::ArcSin:
+    case C::ArcCos:
+    case C::ArcTan:
+    case C::Log2:
+    case C::Log10:
+    case C::Exp2: return upgradeToFloat(ins[0]);
+    case C::ArcTan2: {  // upgrade_to_float(*types): each input upgraded, then upcast
+        const DType ups[] = {upgradeToFloat(ins[0]), upgradeToFloat(ins[1])};
+        return upcastDTypes(ups);
+    }
+    case C::Clip: return up;  // upcast_out_no_complex
     }
     return up;
 }
@@ -169,7 +194,12 @@ bool scalarOpDifferentiable(ScalarOpCode code, DType outputDType) {
     case C::And:
     case C::Or:
     case C::Xor:
-    case C::Invert: return false;
+    case C::Invert:
+    // Piecewise constant: PyTensor's gradient is zeros_like(x).
+    case C::Sign:
+    case C::Floor:
+    case C::Ceil:
+    case C::RoundHalfToEven: return false;
     default: return true;
     }
 }

@@ -134,6 +134,9 @@ public:
         int acc = converted(srcs[0], compute);
         if (srcs.size() == 1) {
             acc = emit(fn, kernelOut, {acc});
+        } else if (scalarOpInfo(code).arity == 3) {
+            // A fixed-arity ternary op (clip): one instruction on all three.
+            acc = emit(fn, kernelOut, {acc, converted(srcs[1], compute), converted(srcs[2], compute)});
         } else {
             // Variadic add/mul fold left to right, as PyTensor's C code `a + b + c`.
             for (size_t i = 1; i < srcs.size(); ++i) acc = emit(fn, kernelOut, {acc, converted(srcs[i], compute)});

@@ -20,6 +20,18 @@ Var sumOf(const std::vector<Var>& terms) {
     return add(std::move(live));
 }
 
+// A constant of like's dtype and kind: the derivatives' irrational factors
+// (2/sqrt(pi), ln 2) must not upcast a float32 tangent as a float64 literal would.
+Var constantLike(const Var& like, double v) {
+    NDArray a = NDArray::scalar(like.dtype(), v);
+    if (like.type().isScalarType()) return like.builder().constant(std::move(a), Type::scalar(like.dtype()));
+    return like.builder().constant(std::move(a));
+}
+
+constexpr double kTwoOverSqrtPi = 1.1283791670955126;  // 2 / sqrt(pi)
+constexpr double kLn2 = 0.69314718055994531;
+constexpr double kLn10 = 2.3025850929940457;
+
 } // namespace
 
 Var scalarOpRop(ScalarOpCode code, DType castTo, const std::vector<Var>& x, const Var& y, const std::vector<Var>& t) {
@@ -85,6 +97,32 @@ Var scalarOpRop(ScalarOpCode code, DType castTo, const std::vector<Var>& x, cons
         return switch_(x[0], orZero(1), orZero(2));
     case C::Identity: return t[0];
     case C::Cast: return has(0) ? cast(t[0], castTo) : Var();
+    case C::Reciprocal: return -(sqr(y) * t[0]);
+    case C::Erf: return (constantLike(y, kTwoOverSqrtPi) * exp(-sqr(x[0]))) * t[0];
+    case C::Erfc: return -((constantLike(y, kTwoOverSqrtPi) * exp(-sqr(x[0]))) * t[0]);
+    case C::Sinh: return cosh(x[0]) * t[0];
+    case C::Cosh: return sinh(x[0]) * t[0];
+    case C::Tan: return t[0] / sqr(cos(x[0]));
+    case C::ArcSin: return t[0] / sqrt(1 - sqr(x[0]));
+    case C::ArcCos: return -(t[0] / sqrt(1 - sqr(x[0])));
+    case C::ArcTan: return t[0] / (1 + sqr(x[0]));
+    case C::Log2: return t[0] / (x[0] * constantLike(y, kLn2));
+    case C::Log10: return t[0] / (x[0] * constantLike(y, kLn10));
+    case C::Exp2: return (y * constantLike(y, kLn2)) * t[0];
+    case C::ArcTan2: {
+        // d atan2(a, b) = (b da - a db) / (a^2 + b^2).
+        Var num = has(0) && has(1) ? x[1] * t[0] - x[0] * t[1] : has(0) ? x[1] * t[0] : -(x[0] * t[1]);
+        return num / (sqr(x[0]) + sqr(x[1]));
+    }
+    case C::Clip: {
+        // PyTensor's Clip gradient: x's where lo <= x <= hi, lo's where x < lo,
+        // hi's where x > hi (both bounds' when lo > hi; none for NaN x).
+        std::vector<Var> terms;
+        if (has(0)) terms.push_back(cast(and_(ge(x[0], x[1]), le(x[0], x[2])), y.dtype()) * t[0]);
+        if (has(1)) terms.push_back(cast(lt(x[0], x[1]), y.dtype()) * t[1]);
+        if (has(2)) terms.push_back(cast(gt(x[0], x[2]), y.dtype()) * t[2]);
+        return sumOf(terms);
+    }
     default: return {};
     }
 }
