@@ -12,7 +12,10 @@
 #include "export/Export.h"
 #include "session/FileLoader.h"
 
+#include <QApplication>
+
 #include <iostream>
+#include <memory>
 #endif
 
 namespace tl::cli {
@@ -72,6 +75,16 @@ int cmdExport(const std::vector<std::string>& argv) {
     ExportOptions options;
     options.dprintTypes = args.has("types");
     options.dprintShapes = !args.has("no-shapes");
+    // The scene needs a QApplication (fonts); owned here so it is gone before
+    // static destructors run. Offscreen unless the caller chose a platform.
+    int argc = 1;
+    char name[] = "tensorlens";
+    char* argvQt[] = {name, nullptr};
+    std::unique_ptr<QApplication> app;
+    if (!QCoreApplication::instance()) {
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+        app = std::make_unique<QApplication>(argc, argvQt);
+    }
     exportScene(*doc.trace, static_cast<int>(step), *out, options);
     std::cerr << "tensorlens export: step " << step << " of " << n << " -> " << *out << "\n";
     return 0;
