@@ -97,7 +97,7 @@ struct Stepping {
         else {
             IncrementalLayout inc = layoutIncrementally(*vg, cache, placementHints(d));
             // The canvas's rule for falling back to a full layout (GraphCanvas::rebuild).
-            if (inc.needsFullLayout || inc.placed > std::max(8, static_cast<int>(vg->nodes.size()) / 10)) ++wouldRelayout;
+            if (!inc.keepsPositions(static_cast<int>(vg->nodes.size()))) ++wouldRelayout;
             l = std::move(inc.layout);
         }
         cache.remember(*vg, l);

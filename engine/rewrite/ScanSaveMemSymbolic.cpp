@@ -312,7 +312,7 @@ void applySymbolicSaveMem(Rewriter& rewriter, Node& node, const SymbolicSaveMemM
         viaReads[p.traced ? p.state : I.outerOutNitSot() + p.state] = p.action == Action::Shrink;
     for (size_t o = 0; o < oldOuts.size(); ++o)
         if (!oldOuts[o]->clients().empty() && !viaReads[o] && r.outputMap[o] >= 0) rewriter.replace(oldOuts[o], newOuts[r.outputMap[o]]);
-    RowMath math{rewriter, nullptr};
+    RowMath math{rewriter, nullptr, {}};
     for (size_t i = 0; i < m.items.size(); ++i) {
         const SymbolicItemPlan& p = m.items[i];
         if (p.action != Action::Shrink) continue;

@@ -4,6 +4,10 @@
 #include "layout/GraphLayout.h"
 #include "layout/LayoutEngine.h"
 #include "layout/VisualGraph.h"
+#include "session/FileLoader.h"
+#include "session/RewriteSession.h"
+#include "session/StepDiff.h"
+#include "builder/Math.h"
 
 #include "UiTestGraphs.h"
 
@@ -75,6 +79,46 @@ private slots:
         exp.expanded.insert(vg.nodes[vg.indexOfNode(g->toposort()[1]->id())].key);
         VisualGraph open = buildVisualGraph(*g, exp);
         for (const VNode& n : open.nodes) QVERIFY(n.kind != VNode::Kind::Chain);
+    }
+
+    // x' = x * x, with w added every eighth op: the chain reads x twice and w 25
+    // times, yet is one box with one edge per input; fusing it erases 200 nodes,
+    // drawn as one summary ghost rather than 200 boxes.
+    void repeatedReadsAndBigErasuresStayReadable() {
+        GraphBuilder b;
+        const Var x = b.input("x", DType::Float64, {4}), w = b.input("w", DType::Float64, {4});
+        Var cur = x;
+        for (int i = 0; i < 200; ++i) cur = i % 8 == 0 ? add({cur, w}) : mul({cur, cur});
+        auto g = b.finish({cur});
+        VisualGraph vg = buildVisualGraph(*g, ExpansionState{});
+        int chain = -1;
+        for (int i = 0; i < int(vg.nodes.size()); ++i)
+            if (vg.nodes[i].kind == VNode::Kind::Chain) {
+                QCOMPARE(chain, -1);
+                chain = i;
+            }
+        QVERIFY(chain >= 0);
+        QCOMPARE(int(vg.nodes[chain].members.size()), 200);
+        int into = 0;
+        for (const VEdge& e : vg.edges) into += e.to == chain;
+        QCOMPARE(into, 2);
+
+        RewriteSession session;
+        session.openTrace(rewriteToTrace(*g));
+        int fusion = -1;
+        for (int k = 0; k < session.stepCount() && fusion < 0; ++k)
+            if (session.trace().steps()[k].rewrite == "elemwise_fusion") fusion = k + 1;
+        QVERIFY(fusion > 0);
+        session.setCurrentStep(fusion);
+        VisualGraph after = buildVisualGraph(session.currentGraph(), ExpansionState{}, session.currentDiff());
+        int ghosts = 0;
+        for (const VNode& n : after.nodes)
+            if (n.kind == VNode::Kind::Ghost) {
+                ++ghosts;
+                QVERIFY2(QString::fromStdString(n.title).contains("nodes erased"), n.title.c_str());
+            }
+        QCOMPARE(ghosts, 1);
+        QVERIFY(session.currentDiff()->erased.size() > kMaxGhostBoxes);  // the summary was needed
     }
 
     void smallScanBodiesAreClustersWithCategoryLinks() {

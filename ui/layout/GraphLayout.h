@@ -9,6 +9,7 @@
 
 #include <QRectF>
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <optional>
@@ -71,6 +72,14 @@ struct IncrementalLayout {
     /// hint, or a node overlapping a body frame it is not part of: the picture
     /// would be misleading, lay it out again instead.
     bool needsFullLayout = false;
+
+    /// Whether the window shows this layout rather than laying the graph out again:
+    /// not when it would mislead, nor when the step redrew much of the picture
+    /// (more than a tenth placed anew, or more placed than kept: then there is
+    /// little to keep stable and a fresh layout reads better).
+    bool keepsPositions(int visualNodes) const {
+        return !needsFullLayout && placed <= std::max(8, visualNodes / 10) && reused >= placed;
+    }
 };
 
 /// Where new keys should start: `exact[newKey] = oldKey`, and key prefixes

@@ -5,7 +5,11 @@
 #include <QFont>
 #include <QFontMetricsF>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
 #include <unordered_map>
 
 namespace tl {
@@ -277,8 +281,10 @@ public:
         std::unordered_map<const Node*, bool> hasPrev;
         for (const Node* n : order) {
             if (!isElemwiseFamily(*n) || n->numOutputs() != 1) continue;
+            // One reading node, possibly through several inputs (x * x).
             const auto& cl = n->output(0)->clients();
-            if (cl.size() != 1 || cl[0].isGraphOutput() || !isElemwiseFamily(*cl[0].node)) continue;
+            if (cl.empty() || cl[0].isGraphOutput() || !isElemwiseFamily(*cl[0].node)) continue;
+            if (!std::all_of(cl.begin(), cl.end(), [&](const Client& c) { return c.node == cl[0].node; })) continue;
             nextOf[n] = cl[0].node;
             hasPrev[cl[0].node] = true;
         }
@@ -347,6 +353,8 @@ public:
                 const std::string useKey = targetKind == VNode::Kind::Chain ? targetKey : targetKey + "#" + std::to_string(i);
                 const int from = producer(L, v, vis, useKey);
                 if (from == to) continue;  // inside a collapsed chain
+                // A chain reading one value many times (w in every eighth op) gets one edge for it.
+                if (targetKind == VNode::Kind::Chain && !m_chainInputs.insert({from, dest, v->id()}).second) continue;
                 edge(from, dest, v, i, link);
             }
         }
@@ -397,6 +405,7 @@ public:
     std::unordered_map<std::string, int> m_useNodes;
     std::unordered_map<int, Ports> m_clusterIn, m_clusterOut;
     std::vector<std::unordered_map<const Node*, int>> m_levelVis;
+    std::set<std::tuple<int, int, VarId>> m_chainInputs;  // (from, chain, variable) already drawn
 };
 
 } // namespace
@@ -418,6 +427,28 @@ VisualGraph buildVisualGraph(const Graph& g, const ExpansionState& expansion, co
     if (!diff || diff->erased.empty()) return vg;
     std::unordered_map<VarId, int> ghostOutput;  // variables the ghosts produced (or their replacements)
     std::vector<int> ghostIndex;
+    // A step that erases a whole region (fusing a 3,000-op chain) draws it as one
+    // ghost: thousands of ghost boxes would bury the one node that replaced them.
+    size_t unreplaced = 0;
+    for (const NodeSnapshot& s : diff->erased) unreplaced += !diff->replacedBy.count(s.id);
+    int summary = -1;
+    if (unreplaced > kMaxGhostBoxes) {
+        VNode v;
+        v.kind = VNode::Kind::Ghost;
+        v.key = "ghosts";
+        v.title = std::to_string(unreplaced) + " nodes erased";
+        std::map<std::string, int> ops;
+        for (const NodeSnapshot& s : diff->erased)
+            if (!diff->replacedBy.count(s.id) && s.op) ++ops[s.op->name()];
+        for (const auto& [name, count] : ops) {
+            if (v.subtitle.size() > 40) {
+                v.subtitle += ", \u2026";
+                break;
+            }
+            v.subtitle += (v.subtitle.empty() ? "" : ", ") + clip(name) + " \u00d7" + std::to_string(count);
+        }
+        summary = b.add(std::move(v));
+    }
     for (const NodeSnapshot& s : diff->erased) {
         // A node whose replacement is drawn in its place needs no ghost; what read
         // it is drawn reading the replacement.
@@ -427,19 +458,24 @@ VisualGraph buildVisualGraph(const Graph& g, const ExpansionState& expansion, co
                 for (VarId o : s.outputIds) ghostOutput[o] = now;
             continue;
         }
-        VNode v;
-        v.kind = VNode::Kind::Ghost;
-        v.key = "n" + std::to_string(s.id);
-        v.node = s.id;
-        v.family = s.op ? opFamily(*s.op) : OpFamily::Other;
-        v.title = s.op ? clip(s.op->name()) : "erased";
-        v.subtitle = "#" + std::to_string(s.id) + " (erased)";
-        const int idx = b.add(std::move(v));
+        int idx = summary;
+        if (idx < 0) {
+            VNode v;
+            v.kind = VNode::Kind::Ghost;
+            v.key = "n" + std::to_string(s.id);
+            v.node = s.id;
+            v.family = s.op ? opFamily(*s.op) : OpFamily::Other;
+            v.title = s.op ? clip(s.op->name()) : "erased";
+            v.subtitle = "#" + std::to_string(s.id) + " (erased)";
+            idx = b.add(std::move(v));
+        }
         ghostIndex.push_back(idx);
         for (VarId o : s.outputIds) ghostOutput[o] = idx;
     }
     Level L;
     L.graph = &g;
+    // One edge per (source, ghost): the summary ghost reads the same value many times.
+    std::set<std::pair<int, int>> drawn;
     for (size_t k = 0; k < diff->erased.size(); ++k) {
         const NodeSnapshot& s = diff->erased[k];
         const int idx = ghostIndex[k];
@@ -449,9 +485,9 @@ VisualGraph buildVisualGraph(const Graph& g, const ExpansionState& expansion, co
             if (auto it = ghostOutput.find(s.inputs[i]); it != ghostOutput.end()) from = it->second;
             else if (const Variable* in = g.findVariable(s.inputs[i])) {
                 if (in->owner()) from = vg.indexOfNode(in->owner()->id());
-                else from = b.sourceFor(L, in, vg.nodes[idx].key + "#" + std::to_string(i));
+                else from = b.sourceFor(L, in, vg.nodes[idx].key + "#" + std::to_string(idx == summary ? s.inputs[i] : i));
             }
-            if (from >= 0) b.edge(from, idx, nullptr, static_cast<int>(i));
+            if (from >= 0 && drawn.insert({from, idx}).second) b.edge(from, idx, nullptr, static_cast<int>(i));
         }
     }
     // Ghost -> the nodes that read it before the step (they read something else now).
@@ -460,7 +496,7 @@ VisualGraph buildVisualGraph(const Graph& g, const ExpansionState& expansion, co
         // A replacement already draws its own edge to the reader.
         if (it == ghostOutput.end() || vg.nodes[it->second].kind != VNode::Kind::Ghost) continue;
         const int to = r.consumer >= 0 ? vg.indexOfNode(r.consumer) : vg.indexOf("out" + std::to_string(r.index));
-        if (to >= 0) b.edge(it->second, to, nullptr, r.index);
+        if (to >= 0 && drawn.insert({it->second, to}).second) b.edge(it->second, to, nullptr, r.index);
     }
     vg.index();
     return vg;

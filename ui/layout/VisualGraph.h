@@ -43,6 +43,10 @@ struct VEdge {
     std::string key() const;
 };
 
+/// A step erasing more nodes than this (and not replacing them one for one) draws
+/// them as one summary ghost.
+inline constexpr size_t kMaxGhostBoxes = 40;
+
 /// What is expanded; kept by the view across steps.
 struct ExpansionState {
     std::set<std::string> expanded;   // cluster / chain keys the user opened

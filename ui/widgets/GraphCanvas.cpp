@@ -90,7 +90,7 @@ void GraphCanvas::rebuild(bool forceFull) {
         // New nodes start where the node they replace was (placementHints).
         IncrementalLayout inc = layoutIncrementally(*vg, m_cache, placementHints(diff));
         const int n = static_cast<int>(vg->nodes.size());
-        if (!inc.needsFullLayout && inc.placed <= std::max(8, n / 10)) {
+        if (inc.keepsPositions(n)) {
             if (m_pending) {
                 m_engine->cancel();
                 m_pending.reset();

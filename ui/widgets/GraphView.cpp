@@ -109,6 +109,14 @@ void GraphView::fit() {
     if (!scene()) return;
     fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
     if (zoom() > 1.0) setTransform(QTransform());
+    // A graph too big to read at any fit starts readable at its top (banner and
+    // inputs); the minimap shows the whole.
+    if (zoom() < kMinFitZoom) {
+        setTransform(QTransform::fromScale(kMinFitZoom, kMinFitZoom));
+        const QRectF r = scene()->sceneRect();
+        const QRectF vis = mapToScene(viewport()->rect()).boundingRect();
+        centerOn(r.center().x(), r.top() + vis.height() / 2);
+    }
     emit zoomChanged(zoom());
     m_minimap->update();
 }

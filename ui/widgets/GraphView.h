@@ -36,6 +36,9 @@ private:
 class GraphView : public QGraphicsView {
     Q_OBJECT
 public:
+    /// Below this the canvas font is unreadable (about 2 px).
+    static constexpr double kMinFitZoom = 0.2;
+
     explicit GraphView(QWidget* parent = nullptr);
     double zoom() const { return transform().m11(); }
     Minimap* minimap() const { return m_minimap; }
@@ -45,7 +48,8 @@ public slots:
     void zoomIn() { zoomBy(1.25); }
     void zoomOut() { zoomBy(1 / 1.25); }
     void resetZoom();
-    /// Fits the whole scene, never zooming in past 100%.
+    /// Fits the whole scene, never zooming in past 100% nor out past kMinFitZoom
+    /// (then shows the top of the scene).
     void fit();
     /// Scrolls so `r` is visible, zooming out if it does not fit.
     void reveal(const QRectF& r);

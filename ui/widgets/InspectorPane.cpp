@@ -10,6 +10,13 @@ namespace tl {
 namespace {
 QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 
+// A recorded value cut to a readable length: fusing a 3,000-op chain records 3,000 ids.
+QString escShort(const std::string& s) {
+    constexpr size_t kMax = 160;
+    if (s.size() <= kMax) return esc(s);
+    return esc(s.substr(0, kMax)) + QString(" \u2026 (%1 characters)").arg(s.size());
+}
+
 QString aliasText(const AliasMap& m) {
     if (m.empty()) return "{}";
     QStringList parts;
@@ -96,7 +103,7 @@ QString InspectorPane::stepHtml() {
             for (const AttributeChange& a : s.attributes)
                 h += QString("<tr><td>node %1</td><td>%2</td><td class=mono>%3 \u2192 %4</td><td class=dim>%5</td></tr>")
                          .arg(a.node)
-                         .arg(esc(a.key), esc(a.before), esc(a.after), esc(a.detail));
+                         .arg(esc(a.key), escShort(a.before), escShort(a.after), esc(a.detail));
             h += "</table>";
         }
     }
