@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
+# Only the application: the test suites are scripts/test.sh's job.
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_BUILD_TESTS=OFF > /dev/null
 cmake --build build -j"$(nproc)"
 if [ $# -gt 0 ]; then
   exec ./build/app/tensorlens "$@"
