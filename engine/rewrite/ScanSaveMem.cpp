@@ -233,15 +233,12 @@ public:
         // Outputs passed on whole first (the old node stays alive through the reads still
         // to be rewritten), then each read re-indexed into the new buffer.
         std::vector<Variable*> newOuts(r.node->outputs().begin(), r.node->outputs().end());
-        std::vector<char> used(oldOuts.size());
-        for (size_t o = 0; o < oldOuts.size(); ++o) used[o] = !oldOuts[o]->clients().empty();
         std::vector<bool> viaReads(oldOuts.size(), false);
         for (size_t i = 0; i < m.items.size(); ++i) {
             const int o = m.items[i].traced ? m.items[i].state : I.outerOutNitSot() + m.items[i].state;
             viaReads[o] = m.items[i].rewriteReads;
         }
-        for (size_t o = 0; o < oldOuts.size(); ++o)
-            if (used[o] && !viaReads[o] && r.outputMap[o] >= 0) rewriter.replace(oldOuts[o], newOuts[r.outputMap[o]]);
+        passOutputsOn(rewriter, oldOuts, newOuts, r.outputMap, viaReads);
         for (const ItemPlan& p : m.items) {
             if (!p.rewriteReads) continue;
             Variable* out = newOuts[r.outputMap[p.traced ? p.state : I.outerOutNitSot() + p.state]];

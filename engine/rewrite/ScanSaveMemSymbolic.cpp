@@ -52,15 +52,20 @@ std::string stepsText(const Variable* n) {
 // Symbolic index arithmetic on 0-d int64 tensors, built once per apply.
 struct RowMath {
     Rewriter& rw;
-    Variable* steps;  // n_steps as 0-d int64
+    Variable* nSteps;             // the loop's n_steps input
+    Variable* steps64 = nullptr;  // ... as 0-d int64, built on first use (no leftover node otherwise)
     std::map<int64_t, Variable*> lengths;
+    Variable* steps() {
+        if (!steps64) steps64 = rw::asInt64Scalar(rw, nSteps);
+        return steps64;
+    }
     Variable* k(int64_t v) { return rw.constant(rw::scalarArray(DType::Int64, v)); }
     Variable* op(ScalarOpCode c, Variable* a, Variable* b) { return rw::makeElemwiseOf(rw, c, {a, b}); }
     // n_steps + extra (the full trace's length L for extra = init_l).
     Variable* length(int64_t extra) {
-        if (extra == 0) return steps;
+        if (extra == 0) return steps();
         Variable*& l = lengths[extra];
-        if (!l) l = op(ScalarOpCode::Add, steps, k(extra));
+        if (!l) l = op(ScalarOpCode::Add, steps(), k(extra));
         return l;
     }
     // Where the rows read end in a buffer of `store` rows: min(L, store).
@@ -78,7 +83,7 @@ Variable* symbolicRead(RowMath& m, const SymbolicRead& r, Variable* out, int64_t
         // initial or unwritten rows instead, so the failure is kept as an Assert.
         const int64_t minSteps = r.j + r.skip - initRows;
         if (minSteps <= 0) return value;
-        Variable* ok = m.op(ScalarOpCode::Ge, m.steps, m.k(minSteps));
+        Variable* ok = m.op(ScalarOpCode::Ge, m.steps(), m.k(minSteps));
         const std::string msg = "index -" + std::to_string(r.j) + " needs n_steps >= " + std::to_string(minSteps);
         return m.rw.create(makeAssert(msg), {value, ok})->output(0);
     }
@@ -310,9 +315,8 @@ void applySymbolicSaveMem(Rewriter& rewriter, Node& node, const SymbolicSaveMemM
     std::vector<bool> viaReads(oldOuts.size(), false);
     for (const SymbolicItemPlan& p : m.items)
         viaReads[p.traced ? p.state : I.outerOutNitSot() + p.state] = p.action == Action::Shrink;
-    for (size_t o = 0; o < oldOuts.size(); ++o)
-        if (!oldOuts[o]->clients().empty() && !viaReads[o] && r.outputMap[o] >= 0) rewriter.replace(oldOuts[o], newOuts[r.outputMap[o]]);
-    RowMath math{rewriter, nullptr, {}};
+    passOutputsOn(rewriter, oldOuts, newOuts, r.outputMap, viaReads);
+    RowMath math{rewriter, n, nullptr, {}};
     for (size_t i = 0; i < m.items.size(); ++i) {
         const SymbolicItemPlan& p = m.items[i];
         if (p.action != Action::Shrink) continue;
@@ -320,7 +324,6 @@ void applySymbolicSaveMem(Rewriter& rewriter, Node& node, const SymbolicSaveMemM
         for (const SymbolicRead& read : m.reads[i].reads) {
             Variable* old = read.terminal->output(0);
             if (old->clients().empty()) continue;
-            if (!math.steps) math.steps = rw::asInt64Scalar(rewriter, n);
             rewriter.replace(old, symbolicRead(math, read, out, p.rows, p.initRows));
         }
     }

@@ -177,4 +177,12 @@ std::optional<int64_t> minimumBound(const Variable* nSteps) {
     return std::nullopt;
 }
 
+void passOutputsOn(Rewriter& rewriter, const std::vector<Variable*>& oldOuts, const std::vector<Variable*>& newOuts,
+                   const std::vector<int>& outputMap, const std::vector<bool>& viaReads) {
+    std::vector<char> used(oldOuts.size());
+    for (size_t o = 0; o < oldOuts.size(); ++o) used[o] = !oldOuts[o]->clients().empty();
+    for (size_t o = 0; o < oldOuts.size(); ++o)
+        if (used[o] && !viaReads[o] && outputMap[o] >= 0) rewriter.replace(oldOuts[o], newOuts[outputMap[o]]);
+}
+
 } // namespace tl

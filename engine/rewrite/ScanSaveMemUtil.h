@@ -34,6 +34,13 @@ Variable* bufferLengthConstant(Rewriter& rewriter, Variable* buffer, int64_t row
 /// one value). Bounded walk, no recursion.
 bool isStepsPlus(const Variable* v, const Variable* nSteps, int64_t k);
 
+/// Passes the old loop's outputs on to the rebuilt loop's (`outputMap[o]`, -1:
+/// removed), except those in `viaReads`, whose reads the caller re-indexes. Which
+/// outputs are read is taken before any replace: a replace prunes the old loop, and
+/// its outputs with it, as soon as nothing reads it any more.
+void passOutputsOn(Rewriter& rewriter, const std::vector<Variable*>& oldOuts, const std::vector<Variable*>& newOuts,
+                   const std::vector<int>& outputMap, const std::vector<bool>& viaReads);
+
 /// When `nSteps` is Minimum(x, c) (either order) with a constant c: c.
 std::optional<int64_t> minimumBound(const Variable* nSteps);
 

@@ -284,6 +284,27 @@ private slots:
         QCOMPARE(again.stepsOf("scan_save_mem"), 0);
     }
 
+    // A loop whose first output is passed on whole and whose second nobody reads:
+    // passing the first on leaves the old loop unread, so it is pruned at once; the
+    // rewrite must not look at the old loop's outputs after that (ASan caught it).
+    void keptOutputBeforeARemovedOne() {
+        for (bool exact : {true, false}) {
+            auto g = buildGraph([](GraphBuilder& b) {
+                ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{exp(a[0]), a[0] * 2.0}}; },
+                                    ScanArgs{.sequences = {sequence(b)}, .outputsInfo = {OutputInfo::none(), OutputInfo::none()}});
+                return std::vector<Var>{r.outputs[0]};
+            });
+            const auto inputs = inputsOfLength(*g, 4, 3);
+            RewriteOutcome o = rewriteAndCompare(*g, singleRewrite(scanSaveMem()), bufferMode(exact), 1, 1e-12, 0.0, &inputs);
+            QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
+            const std::string m = compareOnLengths(o, {0, 1, 4});
+            QVERIFY2(m.empty(), m.c_str());
+            auto scans = scanNodes(*o.after);
+            QCOMPARE(scans.size(), size_t(1));
+            QCOMPARE(scanOp(scans[0]).info().nNitSot, 1);
+        }
+    }
+
     // Rop's tangent buffer SetSubtensor(Alloc(0, Shape_i{0}(AllocEmpty(n + 1, 7)), 7), dx):
     // rebuilt at the constant size with the primal's; outputs equal on every length.
     void ropOverSequence() {
