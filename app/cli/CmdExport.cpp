@@ -65,8 +65,9 @@ int cmdExport(const std::vector<std::string>& argv) {
         auto trace = std::make_unique<Trace>(graph->clone());
         pipeline.run(*graph, opts, trace.get());
         doc.trace = std::move(trace);
-    } else if (doc.kind == "trace" && (args.value("mode") || !args.values("exclude").empty() || !args.values("include").empty())) {
-        throw UsageError("--mode, --exclude and --include rewrite a graph; a trace is exported as recorded");
+    } else if (doc.kind == "trace" && (args.has("rewrite") || args.value("mode") || !args.values("exclude").empty() ||
+                                       !args.values("include").empty())) {
+        throw UsageError("--rewrite, --mode, --exclude and --include rewrite a graph; a trace is exported as recorded");
     }
 
     const long long n = static_cast<long long>(doc.trace->size());
@@ -75,13 +76,14 @@ int cmdExport(const std::vector<std::string>& argv) {
     ExportOptions options;
     options.dprintTypes = args.has("types");
     options.dprintShapes = !args.has("no-shapes");
-    // The scene needs a QApplication (fonts); owned here so it is gone before
-    // static destructors run. Offscreen unless the caller chose a platform.
+    // SVG and PNG draw the scene, which needs a QApplication (fonts); owned here so
+    // it is gone before static destructors run. Offscreen unless the caller chose a platform.
     int argc = 1;
     char name[] = "tensorlens";
     char* argvQt[] = {name, nullptr};
     std::unique_ptr<QApplication> app;
-    if (!QCoreApplication::instance()) {
+    const ExportFormat format = exportFormatForPath(*out);
+    if ((format == ExportFormat::Svg || format == ExportFormat::Png) && !QCoreApplication::instance()) {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
         app = std::make_unique<QApplication>(argc, argvQt);
     }

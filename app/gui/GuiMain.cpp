@@ -8,6 +8,7 @@
 #include <QCommandLineParser>
 #include <QTimer>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -49,7 +50,14 @@ int runGui(int argc, char** argv) {
     MainWindow window;
     if (parser.isSet(size)) {
         const QStringList wh = parser.value(size).split('x');
-        if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
+        bool okW = false, okH = false;
+        const int w = wh.size() == 2 ? wh[0].toInt(&okW) : 0, h = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
+        if (!okW || !okH || w < 200 || h < 150 || w > 16384 || h > 16384) {
+            std::cerr << "tensorlens: --size wants WIDTHxHEIGHT between 200x150 and 16384x16384, got '"
+                      << parser.value(size).toStdString() << "'\n";
+            return 2;
+        }
+        window.resize(w, h);
     }
     window.show();
     // Open after the event loop starts, so the window is up while a big file loads.
@@ -74,7 +82,7 @@ int runGui(int argc, char** argv) {
                     finish();
                     return;
                 }
-                const int target = parser.value(step).toInt();
+                const int target = std::clamp(parser.value(step).toInt(), 0, window.session()->stepCount());
                 for (int k = 1; k <= target; ++k) window.session()->setCurrentStep(k);
                 if (window.canvas()->isLayoutPending()) afterLayout(window, finish);
                 else finish();

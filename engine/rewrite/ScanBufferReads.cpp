@@ -21,7 +21,11 @@ struct Entry0 {
     std::optional<int64_t> index, start, stop, step;
 };
 
-// Nullopt when a present part is not a constant.
+// Bigger than any trace a buffer could hold; refusing such constants also keeps
+// the row arithmetic (skip + start, -index) far from int64 overflow.
+constexpr int64_t kMaxRowConstant = int64_t(1) << 31;
+
+// Nullopt when a present part is not a constant within +-kMaxRowConstant.
 std::optional<Entry0> entry0(const Node& n) {
     const auto& e = static_cast<const SubtensorOp&>(n.op()).entries();
     if (e.empty()) return std::nullopt;
@@ -29,7 +33,7 @@ std::optional<Entry0> entry0(const Node& n) {
     int in = 1;
     auto next = [&](std::optional<int64_t>& slot) {
         slot = constantInt(n.input(in++));
-        return slot.has_value();
+        return slot.has_value() && *slot <= kMaxRowConstant && *slot >= -kMaxRowConstant;
     };
     if (e[0].kind == IndexEntry::Kind::Index) {
         r.isIndex = true;
@@ -103,7 +107,7 @@ OutputReads analyseReads(const Variable& out, int64_t length, int64_t maxFromEnd
             if (isDead(*c.node)) continue;
             if (!isSubtensor(c.node) || c.index != 0) return whole("it is read by " + c.node->label());
             const auto e = entry0(*c.node);
-            if (!e) return whole(c.node->label() + " has a non-constant first index");
+            if (!e) return whole(c.node->label() + " has a first index that is not a constant (within 2^31 rows)");
             const int64_t step = e->step.value_or(1);
             if (step <= 0) return whole(c.node->label() + " has a non-positive step");
             const bool link = isChainLink(*c.node);
@@ -166,7 +170,7 @@ SymbolicOutputReads analyseReadsSymbolic(const Variable& out) {
             if (isDead(*c.node)) continue;
             if (!isSubtensor(c.node) || c.index != 0) return whole("it is read by " + c.node->label());
             const auto e = entry0(*c.node);
-            if (!e) return whole(c.node->label() + " has a non-constant first index");
+            if (!e) return whole(c.node->label() + " has a first index that is not a constant (within 2^31 rows)");
             const int64_t step = e->step.value_or(1);
             if (step <= 0) return whole(c.node->label() + " has a non-positive step");
             if (!e->isIndex && !e->stop && step == 1 && e->start.value_or(0) >= 0 && isChainLink(*c.node)) {

@@ -75,6 +75,16 @@ void needOutputIndex(const Graph& g, int index) {
                       std::to_string(g.outputs().size()) + ")"};
 }
 
+// The rule Rewriter applies to every live replacement (one type accepts the
+// other): a trace file may not do what no rewrite could.
+bool interchangeable(const Type& a, const Type& b) { return a.accepts(b) || b.accepts(a); }
+
+void needInterchangeable(const Variable& was, const Variable& now) {
+    if (!interchangeable(was.type(), now.type()))
+        throw Problem{"variable " + std::to_string(now.id()) + " (" + now.type().toString() + ") cannot take the place of variable " +
+                      std::to_string(was.id()) + " (" + was.type().toString() + ")"};
+}
+
 void needOpFits(const Node& n, const OpPtr& op) {
     if (!op) throw Problem{n.label() + ": no op to set"};
     std::vector<const Type*> types;
@@ -83,12 +93,17 @@ void needOpFits(const Node& n, const OpPtr& op) {
         types.push_back(&v->type());
         constants.push_back(v->isConstant() ? &v->constantValue() : nullptr);
     }
-    size_t outputs = 0;
+    std::vector<Type> inferred;
     try {
-        outputs = op->inferTypesWithConstants(types, constants).size();
+        inferred = op->inferTypesWithConstants(types, constants);
     } catch (const std::exception& e) {
         throw Problem{n.label() + ": op " + op->name() + " does not accept its inputs: " + e.what()};
     }
+    const size_t outputs = inferred.size();
+    for (size_t k = 0; k < std::min(outputs, n.outputs().size()); ++k)
+        if (!interchangeable(n.output(static_cast<int>(k))->type(), inferred[k]))
+            throw Problem{n.label() + ": op " + op->name() + " makes output " + std::to_string(k) + " a " +
+                          inferred[k].toString() + ", readers expect a " + n.output(static_cast<int>(k))->type().toString()};
     if (outputs != n.outputs().size())
         throw Problem{n.label() + ": op " + op->name() + " has " + std::to_string(outputs) + " outputs, the node " +
                       std::to_string(n.outputs().size())};
@@ -188,7 +203,7 @@ void applyTraceStep(Graph& g, const TraceStep& step, int position, StepUndo& und
             }
             case GraphEdit::Kind::ReplaceVariable: {
                 const Variable* before = needVariable(g, e.before);
-                needVariable(g, e.after);
+                needInterchangeable(*before, *needVariable(g, e.after));
                 // Which clients moved is not in the edit: read it off the graph.
                 for (const Client& c : before->clients())
                     undo.m_ops.push_back(c.isGraphOutput() ? Op{Op::Kind::SetOutput, i, c.index, 0, e.before}
@@ -199,7 +214,7 @@ void applyTraceStep(Graph& g, const TraceStep& step, int position, StepUndo& und
             case GraphEdit::Kind::SetInput: {
                 const Node* n = needNode(g, e.nodeId);
                 needInputIndex(*n, e.index);
-                needVariable(g, e.after);
+                needInterchangeable(*n->input(e.index), *needVariable(g, e.after));
                 const VarId was = n->input(e.index)->id();
                 if (e.before >= 0 && e.before != was)
                     throw Problem{n->label() + " input " + std::to_string(e.index) + " is variable " + std::to_string(was) +
@@ -210,7 +225,7 @@ void applyTraceStep(Graph& g, const TraceStep& step, int position, StepUndo& und
             }
             case GraphEdit::Kind::SetOutput: {
                 needOutputIndex(g, e.index);
-                needVariable(g, e.after);
+                needInterchangeable(*g.output(e.index), *needVariable(g, e.after));
                 const VarId was = g.output(e.index)->id();
                 if (e.before >= 0 && e.before != was)
                     throw Problem{"graph output " + std::to_string(e.index) + " is variable " + std::to_string(was) +

@@ -345,6 +345,7 @@ private slots:
         QTest::newRow("create over a used id") << "create_used" << "is already in use";
         QTest::newRow("set_input with a wrong before") << "wrong_before" << "the edit expects";
         QTest::newRow("set_output out of range") << "output_range" << "has no output 7";
+        QTest::newRow("replace with a value of another type") << "type_mismatch" << "cannot take the place of";
     }
     void corruptedEditsOfEveryKindAreRejected() {
         QFETCH(QString, kind);
@@ -367,12 +368,22 @@ private slots:
             e.index = 0;
             e.before = first->output(0)->id();
             e.after = first->input(0)->id();
+        } else if (kind == "type_mismatch") {
+            // A new int64 scalar constant, then a replace of a float64 vector by it.
+            GraphEdit c;
+            c.kind = GraphEdit::Kind::AddConstant;
+            c.constant = ConstantSnapshot{900000, Type::scalar(DType::Int64), NDArray::scalar(DType::Int64, 3)};
+            trace.steps()[0].edits.insert(trace.steps()[0].edits.begin(), c);
+            e.kind = GraphEdit::Kind::ReplaceVariable;
+            e.before = first->output(0)->id();
+            e.after = 900000;
         } else {
             e.kind = GraphEdit::Kind::SetOutput;
             e.index = 7;
             e.after = first->input(0)->id();
         }
-        trace.steps()[0].edits.insert(trace.steps()[0].edits.begin(), e);
+        const size_t at = kind == "type_mismatch" ? 1 : 0;
+        trace.steps()[0].edits.insert(trace.steps()[0].edits.begin() + static_cast<std::ptrdiff_t>(at), e);
         TraceReplayer replay(trace);
         try {
             replay.graphAt(1);

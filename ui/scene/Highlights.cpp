@@ -75,16 +75,6 @@ Highlights computeHighlights(const VisualGraph& vg, const StepDiff* diff, int st
         badge.kind = Highlights::Badge::Shape;
         badge.node = vg.indexOfNode(b.node);
         if (badge.node < 0) continue;
-        if (b.input >= 0) {
-            // The edge bringing the buffer in (into the Scan, or into its placeholder when expanded).
-            for (int e = 0; e < static_cast<int>(vg.edges.size()); ++e) {
-                const VEdge& ve = vg.edges[e];
-                if (ve.toInput == b.input && vg.ancestorAt(ve.to, -1) == badge.node) {
-                    badge.edge = e;
-                    break;
-                }
-            }
-        }
         badge.text = (b.label.empty() ? QString() : qs(b.label) + ": ") + qs(b.text());
         badge.tooltip = "buffer shape " + qs(b.text()) + (b.detail.empty() ? QString() : "\n" + qs(b.detail));
         h.badges.push_back(std::move(badge));

@@ -18,7 +18,6 @@ struct Highlights {
     struct Badge {
         enum Kind : uint8_t { Shape, Merged, Fused } kind = Shape;
         int node = -1;   // visual node it sits on
-        int edge = -1;   // visual edge it labels (buffer badges), -1 when none
         QString text;    // "sit_sot-0: (11, 7) → (1, 7)"
         QString tooltip;
     };

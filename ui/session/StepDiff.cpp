@@ -248,7 +248,7 @@ StepDiff StepDiffBuilder::finish(const Graph& after) {
         }
     for (const auto& [id, rows] : m_buffersBefore)
         if (after.findNode(id)) compareBuffers(id, id);
-    // Replacements: clones first, then new producers of the same family readers switched to.
+    // Replacements: clones first, then new producers of the same op kind readers switched to.
     std::map<NodeId, const NodeSnapshot*> erasedById;
     for (const NodeSnapshot& s : d.erased) erasedById[s.id] = &s;
     for (const auto& [now, was] : d.clonedFrom)

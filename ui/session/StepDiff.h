@@ -54,7 +54,7 @@ struct StepDiff {
     std::vector<AttributeChange> attributes;
     std::map<NodeId, NodeId> clonedFrom;
     /// Erased node -> the added node that took its place (a clone, a rebuilt Scan,
-    /// or the new producer its readers switched to, of the same op family). The
+    /// or the new producer its readers switched to, of the same op kind). The
     /// canvas draws the new node where the old one was instead of a ghost.
     std::map<NodeId, NodeId> replacedBy;
     int64_t bufferBytesBefore = 0, bufferBytesAfter = 0;

@@ -12,9 +12,10 @@ QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscap
 
 // A recorded value cut to a readable length: fusing a 3,000-op chain records 3,000 ids.
 QString escShort(const std::string& s) {
-    constexpr size_t kMax = 160;
-    if (s.size() <= kMax) return esc(s);
-    return esc(s.substr(0, kMax)) + QString(" \u2026 (%1 characters)").arg(s.size());
+    constexpr qsizetype kMax = 160;
+    const QString q = QString::fromStdString(s);
+    if (q.size() <= kMax) return q.toHtmlEscaped();
+    return q.left(kMax).toHtmlEscaped() + QString(" \u2026 (%1 characters)").arg(q.size());
 }
 
 QString aliasText(const AliasMap& m) {
