@@ -14,25 +14,11 @@ using nlohmann::json;
 namespace {
 constexpr int64_t kMaxId = std::numeric_limits<int64_t>::max() / 4;
 
-const char* editKindName(GraphEdit::Kind k) {
-    switch (k) {
-    case GraphEdit::Kind::CreateNode: return "create_node";
-    case GraphEdit::Kind::EraseNode: return "erase_node";
-    case GraphEdit::Kind::AddConstant: return "add_constant";
-    case GraphEdit::Kind::EraseConstant: return "erase_constant";
-    case GraphEdit::Kind::ReplaceVariable: return "replace";
-    case GraphEdit::Kind::SetInput: return "set_input";
-    case GraphEdit::Kind::SetOutput: return "set_output";
-    case GraphEdit::Kind::SetOp: return "set_op";
-    }
-    return "?";
-}
-
 std::optional<GraphEdit::Kind> parseEditKind(const std::string& s) {
     for (auto k : {GraphEdit::Kind::CreateNode, GraphEdit::Kind::EraseNode, GraphEdit::Kind::AddConstant,
                    GraphEdit::Kind::EraseConstant, GraphEdit::Kind::ReplaceVariable, GraphEdit::Kind::SetInput,
                    GraphEdit::Kind::SetOutput, GraphEdit::Kind::SetOp})
-        if (s == editKindName(k)) return k;
+        if (s == graphEditKindName(k)) return k;
     return std::nullopt;
 }
 
@@ -92,7 +78,7 @@ ConstantSnapshot constantFromJson(const json& j, const std::string& p) {
 }
 
 json editToJson(const GraphEdit& e) {
-    json j = {{"kind", editKindName(e.kind)}};
+    json j = {{"kind", graphEditKindName(e.kind)}};
     switch (e.kind) {
     case GraphEdit::Kind::CreateNode: j["node"] = nodeToJson(e.node); break;
     // Replay needs only the id (the node's op is in the step that created it, or the original graph).

@@ -41,6 +41,9 @@ struct GraphEdit {
     OpPtr opBefore, opAfter;     // SetOp
 };
 
+/// The edit kind's name in trace files and messages ("create_node", "replace", ...).
+const char* graphEditKindName(GraphEdit::Kind k);
+
 /// A named fact about a node that changed (buffer shape, destroy map, merged state...).
 struct AttributeChange {
     NodeId node = -1;

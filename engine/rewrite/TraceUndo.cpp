@@ -10,20 +10,6 @@ namespace tl {
 
 namespace {
 
-const char* editName(GraphEdit::Kind k) {
-    switch (k) {
-    case GraphEdit::Kind::CreateNode: return "create_node";
-    case GraphEdit::Kind::EraseNode: return "erase_node";
-    case GraphEdit::Kind::AddConstant: return "add_constant";
-    case GraphEdit::Kind::EraseConstant: return "erase_constant";
-    case GraphEdit::Kind::ReplaceVariable: return "replace";
-    case GraphEdit::Kind::SetInput: return "set_input";
-    case GraphEdit::Kind::SetOutput: return "set_output";
-    case GraphEdit::Kind::SetOp: return "set_op";
-    }
-    return "?";
-}
-
 // The checks below run before any mutation, so a bad edit leaves the graph as it
 // was (Graph's own mutators assume well-formed arguments: an input index out of
 // range would be undefined behaviour, a reused output id a half-built node).
@@ -110,7 +96,7 @@ void needOpFits(const Node& n, const OpPtr& op) {
 }
 
 std::string editLabel(const GraphEdit& e, int index) {
-    std::string s = "edit " + std::to_string(index) + " (" + editName(e.kind);
+    std::string s = "edit " + std::to_string(index) + " (" + graphEditKindName(e.kind);
     switch (e.kind) {
     case GraphEdit::Kind::CreateNode:
     case GraphEdit::Kind::EraseNode: s += " node " + std::to_string(e.node.id); break;
