@@ -76,6 +76,28 @@ bool isChainLink(const Node& n) {
     return std::all_of(cl.begin(), cl.end(), [](const Client& c) { return isSubtensor(c.node); });
 }
 
+// A client the read analyses can follow: a live Subtensor reading the output through
+// its first input, with a constant first entry and a positive step. Otherwise why not
+// (or `dead`: a leftover without readers, to be skipped).
+struct ClientEntry {
+    bool dead = false;
+    std::optional<Entry0> entry;
+    std::string whyNot;
+};
+
+ClientEntry understoodClient(const Client& c) {
+    ClientEntry r;
+    if (c.isGraphOutput()) r.whyNot = "it is a graph output";
+    else if (isDead(*c.node)) r.dead = true;
+    else if (!isSubtensor(c.node) || c.index != 0) r.whyNot = "it is read by " + c.node->label();
+    else if (!(r.entry = entry0(*c.node))) r.whyNot = c.node->label() + " has a first index that is not a constant (within 2^31 rows)";
+    else if (r.entry->step.value_or(1) <= 0) {
+        r.entry.reset();
+        r.whyNot = c.node->label() + " has a non-positive step";
+    }
+    return r;
+}
+
 } // namespace
 
 OutputReads analyseReads(const Variable& out, int64_t length, int64_t maxFromEnd) {
@@ -103,13 +125,11 @@ OutputReads analyseReads(const Variable& out, int64_t length, int64_t maxFromEnd
         Item it = stack.back();
         stack.pop_back();
         for (const Client& c : it.v->clients()) {
-            if (c.isGraphOutput()) return whole("it is a graph output");
-            if (isDead(*c.node)) continue;
-            if (!isSubtensor(c.node) || c.index != 0) return whole("it is read by " + c.node->label());
-            const auto e = entry0(*c.node);
-            if (!e) return whole(c.node->label() + " has a first index that is not a constant (within 2^31 rows)");
+            const ClientEntry ce = understoodClient(c);
+            if (ce.dead) continue;
+            if (!ce.entry) return whole(ce.whyNot);
+            const auto& e = ce.entry;
             const int64_t step = e->step.value_or(1);
-            if (step <= 0) return whole(c.node->label() + " has a non-positive step");
             const bool link = isChainLink(*c.node);
             if (whileLoop) {
                 // Understood: [a:] links with a >= 0, then [-j] or [-j:].
@@ -166,13 +186,11 @@ SymbolicOutputReads analyseReadsSymbolic(const Variable& out) {
         auto [v, skip] = stack.back();
         stack.pop_back();
         for (const Client& c : v->clients()) {
-            if (c.isGraphOutput()) return whole("it is a graph output");
-            if (isDead(*c.node)) continue;
-            if (!isSubtensor(c.node) || c.index != 0) return whole("it is read by " + c.node->label());
-            const auto e = entry0(*c.node);
-            if (!e) return whole(c.node->label() + " has a first index that is not a constant (within 2^31 rows)");
+            const ClientEntry ce = understoodClient(c);
+            if (ce.dead) continue;
+            if (!ce.entry) return whole(ce.whyNot);
+            const auto& e = ce.entry;
             const int64_t step = e->step.value_or(1);
-            if (step <= 0) return whole(c.node->label() + " has a non-positive step");
             if (!e->isIndex && !e->stop && step == 1 && e->start.value_or(0) >= 0 && isChainLink(*c.node)) {
                 stack.push_back({c.node->output(0), skip + e->start.value_or(0)});
                 continue;
