@@ -5,9 +5,12 @@
 #include "exec/Executor.h"
 #include "io/JsonGraph.h"
 #include "io/JsonValues.h"
+#include "ops/Scan.h"
+#include "rewrite/Pipeline.h"
 
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -74,6 +77,43 @@ private slots:
                                   8.3110287531612892e-20, 8.8946294422551726e-20, 9.5305784474505571e-20,
                                   1.022463063810696e-19};
         TL_COMPARE_ARRAYS(r.outputs[1], NDArray::fromVector(DType::Float64, {7}, {tangent, tangent + 7}), 1e-13, 0);
+    }
+
+    // The seed's loop over a sequence of unknown length: the numbers of a hand loop,
+    // and after FAST_RUN one Scan whose two state buffers hold one row each although
+    // n_steps is only known at run time.
+    void seedRopSequenceNumbersAndBuffers() {
+        const Example* e = findExample("seed_rop_sequence");
+        QVERIFY(e);
+        auto g = buildExample("seed_rop_sequence");
+        auto in = e->inputs();
+        const std::vector<NDArray> inputs{in.at("x_init"), in.at("x_init_tangent"), in.at("M")};
+        RunResult before = runGraph(*g, inputs);
+        std::vector<double> x = in.at("x_init").toDoubles(), dx = in.at("x_init_tangent").toDoubles();
+        const std::vector<double> m = in.at("M").toDoubles();
+        for (size_t t = 0; t < 10; ++t)
+            for (size_t i = 0; i < 7; ++i) {
+                const double ex = std::exp(x[i]);
+                dx[i] = ex * dx[i];
+                x[i] = ex - 5 + m[t * 7 + i] * 0.01;
+            }
+        TL_COMPARE_ARRAYS(before.outputs[0], NDArray::fromVector(DType::Float64, {7}, x), 1e-12, 0);
+        TL_COMPARE_ARRAYS(before.outputs[1], NDArray::fromVector(DType::Float64, {7}, dx), 1e-12, 1e-300);
+
+        Pipeline::fastRun().run(*g, PipelineOptions{});
+        std::vector<const Node*> scans;
+        for (const Node* n : g->toposort())
+            if (n->op().kind() == OpKind::Scan) scans.push_back(n);
+        QCOMPARE(scans.size(), size_t(1));
+        const ScanInfo& info = static_cast<const ScanOp&>(scans[0]->op()).info();
+        QCOMPARE(info.nTracedStates(), 2);
+        for (int s = 0; s < 2; ++s) {
+            const Shape& buffer = scans[0]->input(info.outerInMitMot() + s)->type().shape;
+            QVERIFY(!buffer.empty());
+            QCOMPARE(buffer[0], int64_t(1));
+        }
+        RunResult after = runGraph(*g, inputs);
+        for (size_t k = 0; k < 2; ++k) TL_COMPARE_ARRAYS(after.outputs[k], before.outputs[k], 1e-12, 1e-300);
     }
 
     void seedDupNumbers() {

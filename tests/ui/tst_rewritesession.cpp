@@ -3,6 +3,10 @@
 // Rewriter + TraceRecorder on a small graph, so the session sees what the
 // pipeline would give it.
 #include "session/RewriteSession.h"
+#include "builder/Examples.h"
+#include "model/GraphFacts.h"
+#include "session/FileLoader.h"
+#include "session/StepDiff.h"
 
 #include "ir/Rewriter.h"
 #include "rewrite/TraceRecorder.h"
@@ -257,6 +261,21 @@ private slots:
         s.openGraph(std::make_unique<Graph>());
         QVERIFY(s.selection().empty());
         QCOMPARE(s.stepCount(), 0);
+    }
+
+    // Buffers sized at run time (a sequence of unknown length) have no byte count
+    // before scan_save_mem gives them a constant size: "?" -> 112 B, not 0 B -> 112 B.
+    void bufferBytesOfSymbolicBuffersAreUnknown() {
+        RewriteSession s;
+        s.openTrace(rewriteToTrace(*buildExample("seed_rop_sequence")));
+        int saveMem = -1;
+        for (int k = 0; k < s.stepCount() && saveMem < 0; ++k)
+            if (s.trace().steps()[k].rewrite == "scan_save_mem") saveMem = k + 1;
+        QVERIFY(saveMem > 0);
+        s.setCurrentStep(saveMem);
+        QCOMPARE(s.currentDiff()->bufferBytesBefore, int64_t(-1));
+        QCOMPARE(s.currentDiff()->bufferBytesAfter, int64_t(2 * 7 * 8));
+        QCOMPARE(QString::fromStdString(formatBytes(s.currentDiff()->bufferBytesBefore)), QString("?"));
     }
 
     void openWithoutOriginalThrows() {

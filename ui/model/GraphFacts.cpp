@@ -177,8 +177,11 @@ int64_t totalBufferBytes(const Graph& g) {
     int64_t total = 0;
     for (const Node* n : g.nodes()) {
         if (n->op().kind() != OpKind::Scan) continue;
-        for (const BufferRow& r : scanBuffers(*n))
-            if (r.bytes > 0) total += r.bytes;
+        for (const BufferRow& r : scanBuffers(*n)) {
+            // A buffer sized at run time (a sequence of unknown length) makes the total unknown.
+            if (r.bytes < 0) return -1;
+            total += r.bytes;
+        }
     }
     return total;
 }

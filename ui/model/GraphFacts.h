@@ -55,7 +55,8 @@ struct BufferRow {
 
 /// Buffers of a Scan node: traced states (their outer input) and nit_sot outputs.
 std::vector<BufferRow> scanBuffers(const Node& scan);
-/// Sum of the known buffer bytes of every Scan node in the graph.
+/// Sum of the buffer bytes of every Scan node in the graph; -1 when a buffer's
+/// size is only known at run time (formatBytes prints it as "?").
 int64_t totalBufferBytes(const Graph& g);
 
 /// "1,232 B", "14.2 KiB" for the inspector and the bytes banner.
