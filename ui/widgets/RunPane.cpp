@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <optional>
 
 namespace tl {
 
@@ -203,15 +204,21 @@ void RunPane::loadInputsFromFile(const QString& given) {
     }
 }
 
+std::optional<std::vector<NDArray>> RunPane::inputsOrShowError() {
+    try {
+        return currentInputs();
+    } catch (const std::exception& e) {
+        // Bad inputs (a wrong shape, unparsable JSON) are the user's to fix: say where, run nothing.
+        m_summary->setText(QString("<span style='color:#c01c28'>%1</span>").arg(QString(e.what()).toHtmlEscaped()));
+        return std::nullopt;
+    }
+}
+
 void RunPane::runCurrentStep() {
     if (!m_session->isOpen() || m_watcher) return;
-    std::vector<NDArray> inputs;
-    try {
-        inputs = currentInputs();
-    } catch (const std::exception& e) {
-        m_summary->setText(QString("<span style='color:#c01c28'>%1</span>").arg(QString(e.what()).toHtmlEscaped()));
-        return;
-    }
+    std::optional<std::vector<NDArray>> parsed = inputsOrShowError();
+    if (!parsed) return;
+    std::vector<NDArray> inputs = std::move(*parsed);
     const int step = m_session->currentStep();
     auto graph = m_session->cloneGraphAt(step);
     auto original = m_session->trace().original().clone();
@@ -261,13 +268,9 @@ void RunPane::showRun(const StepRun& r) {
 
 void RunPane::verifyAllSteps() {
     if (!m_session->isOpen() || m_watcher) return;
-    std::vector<NDArray> inputs;
-    try {
-        inputs = currentInputs();
-    } catch (const std::exception& e) {
-        m_summary->setText(QString("<span style='color:#c01c28'>%1</span>").arg(QString(e.what()).toHtmlEscaped()));
-        return;
-    }
+    std::optional<std::vector<NDArray>> parsed = inputsOrShowError();
+    if (!parsed) return;
+    std::vector<NDArray> inputs = std::move(*parsed);
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     auto cancelFlag = m_cancel;
     auto result = std::make_shared<VerifyResult>();

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -61,6 +62,8 @@ signals:
     void statusMessage(const QString& text);
 
 private:
+    /// currentInputs(), or nullopt after showing why they cannot be used.
+    std::optional<std::vector<NDArray>> inputsOrShowError();
     void fillRandomText();
     void showRun(const StepRun& run);
     void setBusy(bool busy);
