@@ -1,5 +1,7 @@
 #include "builder/Indexing.h"
 
+#include "builder/Math.h"
+
 #include "ops/Alloc.h"
 #include "ops/ArrayOpUtil.h"
 #include "ops/Assert.h"
@@ -255,6 +257,25 @@ Var dot(Var a, Var b) { return a.builder().apply1(makeDot(), {a, b}); }
 Var sum(Var x, std::optional<std::vector<int>> axes) { return reduce(ReduceKind::Sum, std::move(x), std::move(axes)); }
 Var max(Var x, std::optional<std::vector<int>> axes) { return reduce(ReduceKind::Max, std::move(x), std::move(axes)); }
 Var prod(Var x, std::optional<std::vector<int>> axes) { return reduce(ReduceKind::Prod, std::move(x), std::move(axes)); }
+
+Var min(Var x, std::optional<std::vector<int>> axes) {
+    if (x.dtype() == DType::Bool) throw std::invalid_argument("min: bool tensors have no min (as in PyTensor); cast first");
+    if (isInteger(x.dtype()) && !isSigned(x.dtype())) return invert(max(invert(x), std::move(axes)));
+    return neg(max(neg(x), std::move(axes)));
+}
+
+Var mean(Var x, std::optional<std::vector<int>> axes) {
+    std::vector<int> reduced;
+    if (axes)
+        for (int a : *axes) reduced.push_back(normalizeAxis(a, std::max(1, x.ndim()), "mean"));
+    else
+        for (int a = 0; a < x.ndim(); ++a) reduced.push_back(a);
+    Var s = sum(x, std::move(axes));
+    const DType countType = s.dtype() == DType::Float32 ? DType::Float32 : DType::Float64;
+    for (int a : reduced)
+        if (a < x.ndim()) s = trueDiv(s, cast(shapeI(x, a), countType));
+    return s;
+}
 
 Var alloc(Var value, const std::vector<IntArg>& dims) {
     GraphBuilder& b = value.builder();

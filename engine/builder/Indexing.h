@@ -104,6 +104,12 @@ Var dot(Var a, Var b);
 Var sum(Var x, std::optional<std::vector<int>> axes = std::nullopt);
 Var max(Var x, std::optional<std::vector<int>> axes = std::nullopt);
 Var prod(Var x, std::optional<std::vector<int>> axes = std::nullopt);
+/// pt.min: built as PyTensor builds it, -max(-x) (~max(~x) for unsigned ints), so
+/// the graphs and their rewrites match. Bool is refused, as PyTensor does.
+Var min(Var x, std::optional<std::vector<int>> axes = std::nullopt);
+/// pt.mean: sum over `axes`, divided by each reduced dimension cast to float
+/// (float32 for a float32 sum, else float64), one true_div per axis as PyTensor.
+Var mean(Var x, std::optional<std::vector<int>> axes = std::nullopt);
 
 // ---- allocation and misc ------------------------------------------------------
 /// pt.alloc(value, *dims): value broadcast to dims. A double value becomes a float64 constant.

@@ -5,6 +5,8 @@
 #include "TestSupport.h"
 
 #include "builder/Indexing.h"
+#include "builder/Math.h"
+#include "exec/Executor.h"
 #include "ops/Alloc.h"
 #include "ops/DimShuffle.h"
 #include "ops/Dot.h"
@@ -234,6 +236,43 @@ private slots:
         QCOMPARE(perform(*makeReduce(ReduceKind::Max, std::vector<int>{1}), {e})[0].shape(), (Shape{0}));
         // 0-d input: axis 0 is accepted (NumPy), the value passes through.
         QCOMPARE(perform(*makeReduce(ReduceKind::Sum, std::vector<int>{0}), {NDArray::scalar(DType::Float64, 2.5)})[0].item(), 2.5);
+    }
+
+    // pt.min and pt.mean as PyTensor builds them, run against hand computations.
+    void minAndMean() {
+        GraphBuilder b;
+        Var x = b.input("x", DType::Float64, {2, 3});
+        Var i = b.input("i", DType::Int32, {2, 3});
+        Var u = b.input("u", DType::UInt8, {2, 3});
+        Var q = b.input("q", DType::Float32, {kUnknownDim, 3});
+        Var mnRows = tl::min(x, std::vector<int>{1});
+        QCOMPARE(str(mnRows->owner()->op().name()), "Neg");
+        QCOMPARE(str(mnRows->owner()->input(0)->owner()->op().name()), "Max{axis=1}");
+        QCOMPARE(mnRows.dtype(), DType::Float64);
+        Var mnInt = tl::min(i), mnUint = tl::min(u, std::vector<int>{0});
+        QCOMPARE(mnInt.dtype(), DType::Int32);
+        QCOMPARE(mnUint.dtype(), DType::UInt8);
+        GraphBuilder other;  // an input made here would be one more graph input below
+        QVERIFY(errorOf([&] { tl::min(other.input("c", DType::Bool, {3})); }).contains("bool"));
+        Var meanAll = mean(x), meanCols = mean(x, std::vector<int>{0}), meanInt = mean(i, std::vector<int>{-1});
+        Var meanQ = mean(q, std::vector<int>{0});
+        QCOMPARE(meanInt.dtype(), DType::Float64);
+        QCOMPARE(meanQ.dtype(), DType::Float32);
+        auto g = b.finish({mnRows, mnInt, mnUint, meanAll, meanCols, meanInt, meanQ});
+
+        const std::vector<double> xv{3, -1, 2, 0.5, 7, -4};
+        const std::vector<double> iv{5, -2, 9, 4, 4, -7};
+        const std::vector<double> uv{200, 3, 17, 250, 0, 90};
+        const std::vector<double> qv{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};  // 4 rows: a length known at run time
+        RunResult r = runGraph(*g, std::vector<NDArray>{NDArray::fromVector(DType::Float64, {2, 3}, xv), NDArray::fromVector(DType::Int32, {2, 3}, iv),
+                                    NDArray::fromVector(DType::UInt8, {2, 3}, uv), NDArray::fromVector(DType::Float32, {4, 3}, qv)});
+        TL_COMPARE_ARRAYS(r.outputs[0], NDArray::fromVector(DType::Float64, {2}, {-1, -4}), 0, 0);
+        QCOMPARE(r.outputs[1].itemInt(), int64_t(-7));
+        TL_COMPARE_ARRAYS(r.outputs[2], NDArray::fromVector(DType::UInt8, {3}, {200, 0, 17}), 0, 0);
+        QCOMPARE(r.outputs[3].item(), (3 - 1 + 2 + 0.5 + 7 - 4) / 6.0);
+        TL_COMPARE_ARRAYS(r.outputs[4], NDArray::fromVector(DType::Float64, {3}, {1.75, 3, -1}), 1e-15, 0);
+        TL_COMPARE_ARRAYS(r.outputs[5], NDArray::fromVector(DType::Float64, {2}, {4, 1.0 / 3.0}), 1e-15, 0);
+        TL_COMPARE_ARRAYS(r.outputs[6], NDArray::fromVector(DType::Float32, {3}, {5.5, 6.5, 7.5}), 0, 0);
     }
 
     void ropSum() {
