@@ -46,8 +46,9 @@ int cmdExport(const std::vector<std::string>& argv) {
               {"output", "trace", "example", "step", "mode", "exclude", "include"});
     const auto out = args.value("output");
     if (!out) throw UsageError("give -o OUT.(svg|png|dot|json|trace.json|txt)");
+    ExportFormat format;
     try {
-        exportFormatForPath(*out);
+        format = exportFormatForPath(*out);
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
@@ -82,7 +83,6 @@ int cmdExport(const std::vector<std::string>& argv) {
     char name[] = "tensorlens";
     char* argvQt[] = {name, nullptr};
     std::unique_ptr<QApplication> app;
-    const ExportFormat format = exportFormatForPath(*out);
     if ((format == ExportFormat::Svg || format == ExportFormat::Png) && !QCoreApplication::instance()) {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
         app = std::make_unique<QApplication>(argc, argvQt);
