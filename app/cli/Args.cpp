@@ -1,5 +1,7 @@
 #include "cli/Args.h"
 
+#include <cmath>
+
 namespace tl::cli {
 
 Args::Args(const std::vector<std::string>& argv, std::set<std::string> flags, std::set<std::string> options) {
@@ -62,6 +64,19 @@ long long Args::intValue(const std::string& name, long long fallback) const {
         return n;
     } catch (const std::exception&) {
         throw UsageError("--" + name + " needs a whole number, got '" + *v + "'");
+    }
+}
+
+double Args::numberValue(const std::string& name, double fallback) const {
+    auto v = value(name);
+    if (!v) return fallback;
+    try {
+        size_t used = 0;
+        const double x = std::stod(*v, &used);
+        if (used != v->size() || !std::isfinite(x) || x < 0) throw std::invalid_argument(*v);
+        return x;
+    } catch (const std::exception&) {
+        throw UsageError("--" + name + " needs a non-negative number, got '" + *v + "'");
     }
 }
 

@@ -27,6 +27,8 @@ public:
     const std::vector<std::string>& positional() const { return m_positional; }
     /// Integer option with a default; UsageError naming the option when not a number.
     long long intValue(const std::string& name, long long fallback) const;
+    /// Non-negative finite number option (a tolerance) with a default; UsageError naming it otherwise.
+    double numberValue(const std::string& name, double fallback) const;
 
 private:
     std::set<std::string> m_flagsSeen;

@@ -23,8 +23,8 @@ int cmdVerify(const std::vector<std::string>& argv) {
     else inputs = randomInputs(*graph, static_cast<uint64_t>(args.intValue("seed", 0)));
     Trace trace = rewriteWithTrace(*graph, opts);
     VerifyOptions vopts;
-    if (auto r = args.value("rtol")) vopts.rtol = std::stod(*r);
-    if (auto a = args.value("atol")) vopts.atol = std::stod(*a);
+    vopts.rtol = args.numberValue("rtol", vopts.rtol);
+    vopts.atol = args.numberValue("atol", vopts.atol);
     vopts.onProgress = [](int done, int total) {
         std::cerr << "\rverify: step " << done << "/" << total << std::flush;
     };

@@ -167,6 +167,12 @@ private slots:
     }
 #endif
 
+    void verifyRejectsABadTolerance() {
+        Result r = runApp({"verify", example("seed_dup"), "--rtol", "tight"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--rtol needs a non-negative number, got 'tight'"), qPrintable(r.err));
+    }
+
     void rewriteRejectsUnknownExclude() {
         QTemporaryDir dir;
         Result r = runApp({"rewrite", example("seed_rop"), "-o", dir.filePath("o.json"), "--exclude", "no_such_rewrite"});
