@@ -6,7 +6,7 @@
 #include "layout/VisualGraph.h"
 #include "session/FileLoader.h"
 #include "session/RewriteSession.h"
-#include "session/StepDiff.h"
+#include "model/StepDiff.h"
 #include "builder/Math.h"
 
 #include "UiTestGraphs.h"

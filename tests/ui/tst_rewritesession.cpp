@@ -6,7 +6,7 @@
 #include "builder/Examples.h"
 #include "model/GraphFacts.h"
 #include "session/FileLoader.h"
-#include "session/StepDiff.h"
+#include "model/StepDiff.h"
 
 #include "ir/Rewriter.h"
 #include "rewrite/TraceRecorder.h"

@@ -5,7 +5,7 @@
 #include "io/JsonGraph.h"
 #include "io/JsonTrace.h"
 #include "scene/GraphScene.h"
-#include "session/StepDiff.h"
+#include "model/StepDiff.h"
 
 #include <QApplication>
 #include <QFile>

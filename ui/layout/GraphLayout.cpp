@@ -1,6 +1,6 @@
 #include "layout/GraphLayout.h"
 
-#include "session/StepDiff.h"
+#include "model/StepDiff.h"
 
 #include <algorithm>
 #include <cmath>

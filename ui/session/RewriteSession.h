@@ -7,7 +7,7 @@
 // shows graphAt(k), the graph after the first k steps, with diff(k)
 // highlighted. Position 0 is the original graph.
 #include "rewrite/Trace.h"
-#include "session/StepDiff.h"
+#include "model/StepDiff.h"
 
 #include <QObject>
 #include <QString>

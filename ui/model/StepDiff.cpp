@@ -1,4 +1,4 @@
-#include "session/StepDiff.h"
+#include "model/StepDiff.h"
 
 #include "model/GraphFacts.h"
 

@@ -2,8 +2,8 @@
 // What one rewrite step changed, in the terms the canvas highlights: nodes
 // added, nodes erased (drawn as ghosts), edges rewired, buffer shapes changed,
 // states merged, nodes fused, buffer bytes before and after.
-#include "rewrite/Trace.h"
 #include "model/GraphFacts.h"
+#include "rewrite/Trace.h"
 #include "rewrite/TraceRecorder.h"
 
 #include <map>
