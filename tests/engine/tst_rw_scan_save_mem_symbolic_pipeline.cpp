@@ -24,6 +24,19 @@
 using namespace tl;
 using namespace tl::test;
 
+namespace {
+// x' = exp(0.1 x) - 1 + 0.1 m_t over M of unknown length; x[-1] and its Rop w.r.t. x_init.
+std::vector<Var> lastAndItsRopOverSequence(GraphBuilder& b) {
+    Var x = b.input("x_init", DType::Float64, {7}), dx = b.input("x_init_tangent", DType::Float64, {7});
+    Var m = b.input("M", DType::Float64, {kUnknownDim, 7});
+    Var seq = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+                  return {{exp(a[1] * 0.1) - 1 + a[0] * 0.1}};
+              }, ScanArgs{.sequences = {m}, .outputsInfo = {OutputInfo(x)}}).outputs[0];
+    Var last = index(seq, -1);
+    return {last, rop(last, x, dx)};
+}
+} // namespace
+
 class TestScanSaveMemSymbolicPipeline : public QObject {
     Q_OBJECT
 
@@ -32,15 +45,7 @@ private slots:
     // rebuilt at the constant size with the primal's; outputs equal on every length.
     void ropOverSequence() {
         for (bool exact : {true, false}) {
-            auto g = buildGraph([](GraphBuilder& b) {
-                Var x = b.input("x_init", DType::Float64, {7}), dx = b.input("x_init_tangent", DType::Float64, {7});
-                Var m = b.input("M", DType::Float64, {kUnknownDim, 7});
-                Var seq = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
-                              return {{exp(a[1] * 0.1) - 1 + a[0] * 0.1}};
-                          }, ScanArgs{.sequences = {m}, .outputsInfo = {OutputInfo(x)}}).outputs[0];
-                Var last = index(seq, -1);
-                return std::vector<Var>{last, rop(last, x, dx)};
-            });
+            auto g = buildGraph(lastAndItsRopOverSequence);
             bool zeroFilled = false;
             for (const Node* n : g->nodes()) zeroFilled |= n->op().kind() == OpKind::Alloc;
             QVERIFY(zeroFilled);
@@ -65,15 +70,7 @@ private slots:
     // one loop, states (x, dx), both buffers (1, 7) exact / (2, 7) pytensor.
     void fullPipelineRop() {
         for (bool exact : {true, false}) {
-            auto g = buildGraph([](GraphBuilder& b) {
-                Var x = b.input("x_init", DType::Float64, {7}), dx = b.input("x_init_tangent", DType::Float64, {7});
-                Var m = b.input("M", DType::Float64, {kUnknownDim, 7});
-                Var seq = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
-                              return {{exp(a[1] * 0.1) - 1 + a[0] * 0.1}};
-                          }, ScanArgs{.sequences = {m}, .outputsInfo = {OutputInfo(x)}}).outputs[0];
-                Var last = index(seq, -1);
-                return std::vector<Var>{last, rop(last, x, dx)};
-            });
+            auto g = buildGraph(lastAndItsRopOverSequence);
             const auto inputs = inputsOfLength(*g, 5, 2);
             RewriteOutcome o = rewriteAndCompare(*g, Pipeline::fastRun(), bufferMode(exact), 1, 1e-12, 0.0, &inputs);
             QVERIFY2(o.mismatch.empty(), o.mismatch.c_str());
