@@ -2,9 +2,8 @@
 #include "cli/Args.h"
 #include "cli/Commands.h"
 
-#if defined(TL_WITH_GUI) && __has_include("gui/GuiMain.h")
+#ifdef TL_WITH_GUI
 #include "gui/GuiMain.h"
-#define TL_HAVE_GUI_MAIN 1
 #endif
 
 #include <cstring>
@@ -24,7 +23,7 @@ void printOverview() {
     std::cout << "\n`tensorlens COMMAND --help` describes a command. Exit codes: 0 ok, 1 failure, 2 usage error.\n";
 }
 
-#ifndef TL_HAVE_GUI_MAIN
+#ifndef TL_WITH_GUI
 // The built-in example written to a temporary JSON file, for the text commands.
 std::string exampleFile(const std::string& name) {
     const std::string path = (std::filesystem::temp_directory_path() / ("tensorlens-" + name + ".json")).string();
@@ -60,7 +59,7 @@ int main(int argc, char** argv) {
             }
         }
     }
-#ifdef TL_HAVE_GUI_MAIN
+#ifdef TL_WITH_GUI
     return tl::gui::runGui(argc, argv);
 #else
     // Without the GUI, `--example NAME` shows the example as text: its dprint and its outputs.

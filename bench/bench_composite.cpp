@@ -47,7 +47,7 @@ void handLoop(const double* x, const double* y, double* out, int64_t n) {
 
 void runComposite(ExecContext& ctx, std::vector<NDArray>& outs) {
     const NDArray ins[] = {data().x, data().y};
-    data().op->perform(ctx, ins, outs);  // the output cell is reused after the first call
+    data().op->perform(ins, outs);  // the output cell is reused after the first call
 }
 
 void BM_HandLoop(benchmark::State& state) {
@@ -115,7 +115,7 @@ void BM_SmallComposite7(benchmark::State& state) {
     ExecContext ctx;
     std::vector<NDArray> outs(2);
     for (auto _ : state) {
-        op->perform(ctx, ins, outs);
+        op->perform(ins, outs);
         benchmark::DoNotOptimize(outs[0].data<double>());
     }
 }

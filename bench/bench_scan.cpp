@@ -16,7 +16,7 @@
 #include "builder/Scan.h"
 #include "exec/Executor.h"
 #include "ops/Elemwise.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/Pipeline.h"
 
 #include <benchmark/benchmark.h>

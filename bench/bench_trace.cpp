@@ -1,5 +1,6 @@
 // Moving between adjacent steps of a rewrite trace on a 10,000-node graph, against
 // the naive way of getting the next graph (copying the whole graph) in the same run.
+#include "trace/TraceReplayer.h"
 #include "builder/Generators.h"
 #include "rewrite/Pipeline.h"
 

@@ -4,6 +4,7 @@
 // (a copy of the original and every edit up to the step) measured in the same
 // run. BM_Summary reports everything as counters, ratios included
 // (docs/performance.md, "Trace stepping").
+#include "trace/TraceReplayer.h"
 #include "builder/Generators.h"
 #include "ir/Rewriter.h"
 #include "rewrite/Pipeline.h"

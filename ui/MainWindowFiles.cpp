@@ -5,7 +5,7 @@
 #include "builder/Examples.h"
 #include "export/Export.h"
 #include "io/DPrint.h"
-#include "io/Dot.h"
+#include "io/GraphvizDot.h"
 #include "io/JsonGraph.h"
 #include "io/JsonTrace.h"
 #include "rewrite/Pipeline.h"

@@ -1,4 +1,5 @@
 // tensorlens trace TRACE.json [--explain]: one line per step.
+#include "trace/TraceReplayer.h"
 #include "cli/Args.h"
 #include "cli/Commands.h"
 

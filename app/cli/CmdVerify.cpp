@@ -6,7 +6,7 @@
 #include "exec/Executor.h"
 #include "io/JsonGraph.h"
 #include "io/JsonValues.h"
-#include "rewrite/StepVerifier.h"
+#include "trace/StepVerifier.h"
 
 #include <iostream>
 

@@ -8,7 +8,7 @@ const std::vector<Command>& commands() {
          "Usage: tensorlens example --list\n"
          "       tensorlens example NAME -o FILE.json\n\n"
          "The built-in examples: the seed bug report's two programs (seed_rop, seed_dup) and\n"
-         "one per PyTensor reference case (shared/oracle/<case>).\n\n"
+         "one per PyTensor reference case (tests/oracle/<case>).\n\n"
          "Options:\n"
          "  --list             list the examples with a one-line description\n"
          "  -o, --output FILE  where to write the graph (default: standard output)\n",

@@ -1,3 +1,4 @@
+#include "trace/TraceReplayer.h"
 #include "cli/Output.h"
 
 #include "cli/Args.h"

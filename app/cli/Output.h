@@ -1,7 +1,8 @@
 #pragma once
 // Shared plumbing of the subcommands: writing results, loading a graph or a trace step.
 #include "ir/Graph.h"
-#include "rewrite/Trace.h"
+#include "trace/Trace.h"
+#include "trace/TraceReplayer.h"
 
 #include <memory>
 #include <optional>

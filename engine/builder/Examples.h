@@ -1,6 +1,6 @@
 #pragma once
 // The built-in examples: the seed bug report's two programs and one per
-// PyTensor reference case (shared/oracle/<case>), built with the builder API.
+// PyTensor reference case (tests/oracle/<case>), built with the builder API.
 // resources/examples/<name>.json holds each one as shipped (a test checks they agree).
 #include "builder/GraphBuilder.h"
 #include "ir/Graph.h"

@@ -1,4 +1,4 @@
-// One built-in example per PyTensor reference case (shared/oracle/<case>/case.py),
+// One built-in example per PyTensor reference case (tests/oracle/<case>/case.py),
 // built as the case's `builder` field describes. Their input values live in the
 // oracle files; the tests read them from there.
 #include "builder/Examples.h"

@@ -1,4 +1,4 @@
-// The two programs of the seed bug report (shared/seed/missed-scan-rewrites.txt).
+// The two programs of the seed bug report (tests/data/missed-scan-rewrites.txt).
 #include "builder/Examples.h"
 #include "builder/Indexing.h"
 #include "builder/Math.h"

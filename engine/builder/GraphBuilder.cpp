@@ -5,35 +5,35 @@
 namespace tl {
 
 Var& Var::named(std::string name) {
-    m_var->graph().setVariableName(m_var, std::move(name));
+    m_builder->assembler().setVariableName(m_var, std::move(name));
     return *this;
 }
 
-GraphBuilder::GraphBuilder() : m_graph(std::make_unique<Graph>()) {}
-GraphBuilder::GraphBuilder(GraphBuilder* parent) : m_graph(std::make_unique<Graph>()), m_parent(parent) {}
+GraphBuilder::GraphBuilder() = default;
+GraphBuilder::GraphBuilder(GraphBuilder* parent) : m_parent(parent) {}
 GraphBuilder::~GraphBuilder() = default;
 
 Var GraphBuilder::input(std::string name, DType dtype, StaticShape shape) {
-    return Var(this, m_graph->addInput(Type::tensor(dtype, std::move(shape)), std::move(name)));
+    return Var(this, m_assembler.addInput(Type::tensor(dtype, std::move(shape)), std::move(name)));
 }
 
-Var GraphBuilder::placeholder(const Type& type) { return Var(this, m_graph->addInput(type)); }
+Var GraphBuilder::placeholder(const Type& type) { return Var(this, m_assembler.addInput(type)); }
 
 Var GraphBuilder::constant(double value, DType dtype) {
-    return Var(this, m_graph->addConstant(NDArray::scalar(dtype, value)));
+    return Var(this, m_assembler.addConstant(NDArray::scalar(dtype, value)));
 }
 
 Var GraphBuilder::scalarConstant(double value, DType dtype) {
-    return Var(this, m_graph->addConstant(NDArray::scalar(dtype, value), Type::scalar(dtype)));
+    return Var(this, m_assembler.addConstant(NDArray::scalar(dtype, value), Type::scalar(dtype)));
 }
 
 Var GraphBuilder::constant(NDArray value, std::optional<Type> type) {
-    return Var(this, m_graph->addConstant(std::move(value), std::move(type)));
+    return Var(this, m_assembler.addConstant(std::move(value), std::move(type)));
 }
 
 Var GraphBuilder::capture(Var v) {
     if (!v.valid()) throw std::invalid_argument("capture of an empty Var");
-    if (&v.get()->graph() == m_graph.get()) return v;
+    if (&v.get()->graph() == &m_assembler.graph()) return v;
     for (auto& [outer, inner] : m_captures)
         if (outer.get() == v.get()) return inner;
     if (!m_parent) throw std::invalid_argument("variable belongs to an unrelated graph");
@@ -49,7 +49,7 @@ std::vector<Var> GraphBuilder::apply(OpPtr op, std::vector<Var> inputs) {
     std::vector<Variable*> ins;
     ins.reserve(inputs.size());
     for (Var& v : inputs) ins.push_back(capture(v).get());
-    Node* n = m_graph->addNode(std::move(op), std::move(ins));
+    Node* n = m_assembler.addNode(std::move(op), std::move(ins));
     std::vector<Var> outs;
     for (Variable* o : n->outputs()) outs.emplace_back(this, o);
     return outs;
@@ -58,10 +58,8 @@ std::vector<Var> GraphBuilder::apply(OpPtr op, std::vector<Var> inputs) {
 std::unique_ptr<Graph> GraphBuilder::finish(const std::vector<Var>& outputs) {
     std::vector<Variable*> outs;
     for (const Var& v : outputs) outs.push_back(capture(v).get());
-    m_graph->setOutputs(std::move(outs));
-    auto g = std::move(m_graph);
-    m_graph = std::make_unique<Graph>();
-    return g;
+    m_assembler.setOutputs(std::move(outs));
+    return m_assembler.finish();
 }
 
 } // namespace tl

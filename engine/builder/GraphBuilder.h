@@ -2,7 +2,7 @@
 // The C++ counterpart of building a PyTensor graph: named inputs, constants and
 // ops applied to `Var` handles. Math, indexing and scan live in the sibling
 // headers (Math.h, Indexing.h, Scan.h, Rop.h); builder/Builder.h includes all.
-#include "ir/Graph.h"
+#include "ir/GraphAssembler.h"
 
 #include <memory>
 #include <string>
@@ -43,7 +43,9 @@ public:
     GraphBuilder(const GraphBuilder&) = delete;
     GraphBuilder& operator=(const GraphBuilder&) = delete;
 
-    Graph& graph() { return *m_graph; }
+    const Graph& graph() const { return m_assembler.graph(); }
+    /// The graph under construction, for what the Var API does not cover.
+    GraphAssembler& assembler() { return m_assembler; }
     GraphBuilder* parent() const { return m_parent; }
 
     /// A named graph input (pt.tensor(name, dtype=..., shape=...)).
@@ -72,7 +74,7 @@ public:
     std::unique_ptr<Graph> finish(const std::vector<Var>& outputs);
 
 private:
-    std::unique_ptr<Graph> m_graph;
+    GraphAssembler m_assembler;
     GraphBuilder* m_parent = nullptr;
     std::vector<std::pair<Var, Var>> m_captures;
 };

@@ -238,7 +238,7 @@ Var reshape(Var x, const std::vector<IntArg>& newShape) {
         OpPtr op = makeReshape(nd);
         const std::vector<Type> declared{Type::tensor(x.dtype(), reshapeStaticShape(x.type(), known, op->name()))};
         Var xin = b.capture(x);
-        return b.wrap(b.graph().addNode(op, {xin.get(), shp.get()}, std::nullopt, &declared)->output(0));
+        return b.wrap(b.assembler().addNode(op, {xin.get(), shp.get()}, std::nullopt, &declared)->output(0));
     }
     return b.apply1(makeReshape(nd), {x, shp});
 }

@@ -1,40 +1,33 @@
 #include "builder/Rop.h"
 
 #include "builder/Math.h"
+#include "builder/rop/OpRop.h"
+#include "ir/GraphWalk.h"
 
 #include <stdexcept>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace tl {
 
 std::vector<Var> forwardTangents(GraphBuilder& b, const std::vector<Var>& outputs, const std::vector<Var>& wrt,
                                  const std::vector<Var>& tangents) {
     if (wrt.size() != tangents.size()) throw std::invalid_argument("Rop: wrt and eval_points differ in length");
-    Graph& g = b.graph();
+    const Graph& g = b.graph();
     std::unordered_map<const Variable*, Variable*> tangentOf;
     for (size_t i = 0; i < wrt.size(); ++i) {
         if (!wrt[i].valid() || &wrt[i]->graph() != &g) throw std::invalid_argument("Rop: wrt " + std::to_string(i) + " is not a variable of this graph");
         if (tangents[i].valid()) tangentOf[wrt[i].get()] = b.capture(tangents[i]).get();
     }
 
-    // The nodes the outputs depend on (iterative), in the graph's topological order.
-    std::unordered_set<const Node*> needed;
-    std::vector<const Node*> stack;
+    // The nodes the outputs depend on, in the graph's topological order.
+    std::vector<const Variable*> roots;
     for (const Var& o : outputs) {
         if (!o.valid() || &o->graph() != &g) throw std::invalid_argument("Rop: an output is not a variable of this graph");
-        if (o->owner() && needed.insert(o->owner()).second) stack.push_back(o->owner());
-    }
-    while (!stack.empty()) {
-        const Node* n = stack.back();
-        stack.pop_back();
-        for (Variable* in : n->inputs())
-            if (in->owner() && needed.insert(in->owner()).second) stack.push_back(in->owner());
+        roots.push_back(o.get());
     }
 
     std::vector<Variable*> ins;
-    for (Node* n : g.toposort()) {
-        if (!needed.count(n)) continue;
+    for (Node* n : nodesFeedingInOrder(g, roots)) {
         ins.assign(n->numInputs(), nullptr);
         bool any = false;
         for (int i = 0; i < n->numInputs(); ++i) {
@@ -50,7 +43,7 @@ std::vector<Var> forwardTangents(GraphBuilder& b, const std::vector<Var>& output
             any = true;
         }
         if (!any) continue;  // zero in, zero out
-        std::vector<Variable*> outs = n->op().rop(b, *n, ins);
+        std::vector<Variable*> outs = ropOfNode(b, *n, ins);
         if (static_cast<int>(outs.size()) != n->numOutputs())
             throw std::logic_error("Rop: " + n->label() + " returned " + std::to_string(outs.size()) + " tangents for " +
                                    std::to_string(n->numOutputs()) + " outputs");

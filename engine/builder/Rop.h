@@ -1,7 +1,7 @@
 #pragma once
 // Forward-mode derivatives: pytensor.Rop(f, wrt, eval_points,
 // use_op_rop_implementation=True). Walks the nodes between `wrt` and `outputs`
-// in topological order and asks each op for its R_op (Op::rop).
+// in topological order and asks each op for its R_op (builder/rop/OpRop.h).
 #include "builder/GraphBuilder.h"
 
 #include <vector>

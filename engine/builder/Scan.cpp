@@ -2,7 +2,7 @@
 #include "builder/Scan.h"
 
 #include "builder/Math.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 
 #include <algorithm>
 #include <numeric>

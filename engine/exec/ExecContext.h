@@ -2,7 +2,7 @@
 // What every Op::perform call of one run shares: the MemoryTracker that counts
 // the run's bytes, the compiled inner graphs of Scan ops (compiled once per run,
 // not once per step), and the run's options.
-#include "exec/MemoryTracker.h"
+#include "core/MemoryTracker.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,5 +1,8 @@
 #include "exec/Executor.h"
 
+#include "exec/ScanLoop.h"
+#include "ir/GraphWalk.h"
+
 #include <algorithm>
 #include <queue>
 #include <unordered_map>
@@ -33,6 +36,12 @@ bool fitsType(const NDArray& a, const Type& t) {
 
 } // namespace
 
+void performOp(ExecContext& ctx, const Op& op, std::span<const NDArray> inputs, std::span<NDArray> outputs) {
+    if (op.hasKernel()) return op.perform(inputs, outputs);
+    if (auto* loop = dynamic_cast<const ScanOp*>(&op)) return runScanLoop(ctx, *loop, inputs, outputs);
+    throw ExecError(op.name() + " cannot be run: it has no kernel");
+}
+
 CompiledGraph::CompiledGraph(const Graph& graph, Options options) : m_graph(graph), m_options(options) { plan(); }
 
 CompiledGraph::~CompiledGraph() = default;
@@ -41,19 +50,8 @@ void CompiledGraph::plan() {
     const Graph& g = m_graph;
     m_numInputs = static_cast<int>(g.inputs().size());
 
-    // 1. The nodes the outputs need (iterative walk up from the outputs).
-    std::unordered_set<const Node*> needed;
-    {
-        std::vector<const Node*> stack;
-        for (Variable* o : g.outputs())
-            if (o->owner() && needed.insert(o->owner()).second) stack.push_back(o->owner());
-        while (!stack.empty()) {
-            const Node* n = stack.back();
-            stack.pop_back();
-            for (Variable* in : n->inputs())
-                if (in->owner() && needed.insert(in->owner()).second) stack.push_back(in->owner());
-        }
-    }
+    // 1. The nodes the outputs need.
+    const std::unordered_set<const Node*> needed = nodesFeeding(g.outputs());
     std::vector<const Node*> topo;
     std::unordered_map<const Node*, int> topoIndex;
     for (Node* n : g.toposort())
@@ -255,6 +253,10 @@ void CompiledGraph::plan() {
         Step st{};
         st.node = n;
         st.op = &n->op();
+        if (!st.op->hasKernel()) {
+            st.loop = dynamic_cast<const ScanOp*>(st.op);
+            if (!st.loop) throw ExecError(n->label() + ": " + st.op->name() + " cannot be run: it has no kernel");
+        }
         st.inBegin = static_cast<uint32_t>(m_inputSlots.size());
         st.inCount = static_cast<uint32_t>(n->numInputs());
         for (Variable* in : n->inputs()) m_inputSlots.push_back(slotOf[in]);
@@ -314,7 +316,8 @@ void CompiledGraph::execute(ExecContext& ctx) {
         }
         std::span<NDArray> outs(values + s.outBegin, s.outCount);
         try {
-            s.op->perform(ctx, ins, outs);
+            if (s.loop) runScanLoop(ctx, *s.loop, ins, outs);
+            else s.op->perform(ins, outs);
         } catch (const std::exception& e) {
             if (s.contiguousIn < 0)
                 for (uint32_t k = 0; k < s.inCount; ++k) m_scratch[k] = m_empty;

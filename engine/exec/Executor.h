@@ -2,7 +2,7 @@
 // The CPU executor: a graph compiled once into a flat list of kernel calls over
 // numbered value slots (PyTensor's VM with its storage map), then run many times.
 #include "exec/ExecContext.h"
-#include "exec/NDArray.h"
+#include "core/NDArray.h"
 #include "ir/Graph.h"
 
 #include <span>
@@ -11,6 +11,12 @@
 #include <vector>
 
 namespace tl {
+
+class ScanOp;
+
+/// Runs one op on arrays: its kernel, or the executor's own code for ops
+/// without one (Scan's loop). Throws what the kernel throws.
+void performOp(ExecContext& ctx, const Op& op, std::span<const NDArray> inputs, std::span<NDArray> outputs);
 
 /// Outputs of one run and the largest number of array bytes alive at once during it.
 struct RunResult {
@@ -27,7 +33,7 @@ struct CompiledGraphOptions {
     bool freeIntermediates = true;
     /// (graph output j, graph input i) pairs a caller may later make share memory: Scan
     /// lends output j's cell a buffer row that also holds input i (a new state written
-    /// over its oldest tap, SEMANTICS.md §4.1). The plan then treats output j's node as a
+    /// over its oldest tap, docs/semantics.md#exact-buffer-sizing). The plan then treats output j's node as a
     /// destroyer of input i: every other reader of input i and of its views runs first.
     /// A pair is granted (rowReuseGranted) only when that order exists, output j's node
     /// reads input i, if at all, directly and elementwise (Elemwise reads every element
@@ -91,6 +97,7 @@ private:
     struct Step {
         const Node* node;
         const Op* op;
+        const ScanOp* loop;           // ops without a kernel of their own (hasKernel() false): run here
         uint32_t inBegin, inCount;    // into m_inputSlots
         int64_t contiguousIn;         // first slot when the inputs are slots k, k+1, ... and none is copied; else -1
         uint32_t outBegin, outCount;  // slots of the outputs (always consecutive)

@@ -3,7 +3,7 @@
 #include "io/DPrintVocab.h"
 #include "io/NumpyFormat.h"
 #include "io/PyTensorOrder.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 
 #include <deque>
 #include <unordered_map>

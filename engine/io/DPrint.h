@@ -1,6 +1,6 @@
 #pragma once
 // The dprint printer: PyTensor's debugprint (pytensor/printing.py, 2.31-2.34),
-// character for character (SEMANTICS.md §5). Depth first from the outputs, one
+// character for character (docs/semantics.md#dprint-text). Depth first from the outputs, one
 // line per variable, [id X] letters per Apply node in printing order, repeated
 // nodes as `└─ ···`, then the `Inner graphs:` section for Scan and Composite
 // bodies. Iterative: a 5000-deep chain prints without deep recursion.

@@ -23,7 +23,7 @@ Builder::Builder(Listing& listing, DPrintImport& out) : m_l(listing), m_out(out)
 
 void Builder::note(int line, const std::string& text) { m_out.notes.push_back(lineRef(line) + ": " + text); }
 
-Graph& Builder::graphOf(int scope) { return *m_scopes[static_cast<size_t>(scope)].graph; }
+GraphAssembler& Builder::graphOf(int scope) { return *m_scopes[static_cast<size_t>(scope)].graph; }
 
 std::string Builder::baseName(const Entity& e) const {
     int k = -1;
@@ -33,10 +33,10 @@ std::string Builder::baseName(const Entity& e) const {
 void Builder::run() {
     classify();
     detectOptions();
-    m_scopes[0].graph = std::make_unique<Graph>();
+    m_scopes[0].graph = std::make_unique<GraphAssembler>();
     createOuterInputs();
     buildAll();
-    m_out.graph = std::move(m_scopes[0].graph);
+    m_out.graph = m_scopes[0].graph->finish();
     // The printed topological indices, and whether PyTensor's order (io/PyTensorOrder.h) gives them again.
     for (const Entity& e : m_entities) {
         if (!e.node || e.scope != 0) continue;
@@ -170,7 +170,7 @@ Variable* Builder::leafVar(Entity& e) {
     if (e.var) return e.var;
     const Occ& o = occ(e.def);
     Scope& sc = m_scopes[static_cast<size_t>(e.scope)];
-    Graph& g = *sc.graph;
+    GraphAssembler& g = *sc.graph;
     if (!o.attrs.unsupportedType.empty()) {
         note(o.line, "'" + o.head + "' has the PyTensor type " + o.attrs.unsupportedType +
                          ", which tensorlens cannot represent: imported as an opaque int8 scalar");
@@ -208,7 +208,7 @@ Variable* Builder::leafVar(Entity& e) {
     return e.var;
 }
 
-Variable* Builder::makeConstant(Entity& e, const Occ& o, const Literal& lit, Graph& g) {
+Variable* Builder::makeConstant(Entity& e, const Occ& o, const Literal& lit, GraphAssembler& g) {
     const ScopeKind kind = m_scopes[static_cast<size_t>(e.scope)].kind;
     Type t;
     bool guessed = false;

@@ -8,6 +8,7 @@
 // on graph depth or on the nesting of inner graphs.
 #include "io/DPrintImport.h"
 #include "io/DPrintImportInternal.h"
+#include "ir/GraphAssembler.h"
 #include "ops/Composite.h"
 
 #include <unordered_map>
@@ -33,7 +34,7 @@ struct Scope {
     ScopeKind kind = ScopeKind::Outer;
     int owner = -1;          ///< entity whose body this is (-1 for the outer graph)
     int aliasOf = -1;        ///< a section that repeats another section's body
-    std::unique_ptr<Graph> graph;
+    std::unique_ptr<GraphAssembler> graph;
     std::shared_ptr<const Graph> shared;  ///< the finished body (Scan), shared between owners
     bool prepared = false, built = false;
     std::string unbuildable;  ///< why the body cannot become an executable op (unknown scalar op, ...)
@@ -55,11 +56,11 @@ private:
     bool stepScope(int s, int& stage);
     Variable* inputVar(int occ);                  ///< the variable an input line shows (leaves built on demand)
     Variable* leafVar(Entity& e);
-    Variable* makeConstant(Entity& e, const Occ& o, const Literal& lit, Graph& g);
+    Variable* makeConstant(Entity& e, const Occ& o, const Literal& lit, GraphAssembler& g);
     Type leafType(const Occ& o, const std::string& what, bool* guessed);
     Entity& entityOf(int occ) { return m_entities[static_cast<size_t>(m_byId.at(m_l.occs[static_cast<size_t>(occ)].id))]; }
     const Occ& occ(int i) const { return m_l.occs[static_cast<size_t>(i)]; }
-    Graph& graphOf(int scope);
+    GraphAssembler& graphOf(int scope);
     void note(int line, const std::string& text);
 
     // ---- DPrintImportNodes.cpp

@@ -6,6 +6,7 @@
 // whole text, so names are matched without regard to case.
 #include "io/DPrintImportInternal.h"
 
+#include "ir/GraphAssembler.h"
 #include "ops/ScalarOp.h"
 
 #include <cctype>
@@ -45,7 +46,7 @@ const std::unordered_map<std::string, CallName>& callNames() {
 
 class ExprParser {
 public:
-    ExprParser(std::string_view text, Graph& g, const std::vector<Variable*>& inputs, DType floatDType, DType intDType)
+    ExprParser(std::string_view text, GraphAssembler& g, const std::vector<Variable*>& inputs, DType floatDType, DType intDType)
         : m_s(text), m_g(g), m_inputs(inputs), m_float(floatDType), m_int(intDType) {}
 
     Variable* parseAll() {
@@ -158,7 +159,7 @@ private:
 
     std::string_view m_s;
     size_t m_p = 0;
-    Graph& m_g;
+    GraphAssembler& m_g;
     const std::vector<Variable*>& m_inputs;
     DType m_float, m_int;
 };
@@ -189,13 +190,13 @@ std::unique_ptr<Graph> compositeGraphFromName(std::string_view name, const std::
             sawInt = true;
         }
     }
-    auto g = std::make_unique<Graph>();
+    GraphAssembler g;
     std::vector<Variable*> inputs;
-    for (DType d : inputDTypes) inputs.push_back(g->addInput(Type::scalar(d)));
+    for (DType d : inputDTypes) inputs.push_back(g.addInput(Type::scalar(d)));
     try {
-        ExprParser p(expr, *g, inputs, floatD, intD);
+        ExprParser p(expr, g, inputs, floatD, intD);
         Variable* out = p.parseAll();
-        g->setOutputs({out});
+        g.setOutputs({out});
         std::string list;
         for (const auto& a : p.assumptions) list += (list.empty() ? "" : ", ") + a;
         *why = list;
@@ -203,7 +204,7 @@ std::unique_ptr<Graph> compositeGraphFromName(std::string_view name, const std::
         *why = "cannot read " + std::string(name) + " " + e.what();
         return nullptr;
     }
-    return g;
+    return g.finish();
 }
 
 } // namespace tl::dpimport

@@ -8,11 +8,11 @@
 //   DPrintImportBuild.cpp     entities and scopes -> graphs (iterative), leaves, importDprint
 //   DPrintImportNodes.cpp     Apply entities -> nodes (Composite, plain ops, Opaque)
 //   DPrintImportScanBody.cpp  Scan nodes: evidence, body inputs, the ScanOp
-#include "exec/NDArray.h"
+#include "core/NDArray.h"
 #include "io/FormatError.h"
 #include "ir/Graph.h"
 #include "ir/Type.h"
-#include "ops/Op.h"
+#include "ir/Op.h"
 #include "ops/ScanInfo.h"
 
 #include <cstdint>

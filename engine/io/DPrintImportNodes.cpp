@@ -8,7 +8,7 @@
 #include "ops/Elemwise.h"
 #include "ops/Opaque.h"
 #include "ops/ScalarOp.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 
 #include <algorithm>
 
@@ -86,7 +86,7 @@ int Builder::prepareBody(Entity& e, const std::vector<Variable*>& inputs) {
 
 int Builder::prepareCompositeBody(Entity& e, const std::vector<Variable*>& inputs, int section) {
     Scope& sc = m_scopes[static_cast<size_t>(section)];
-    sc.graph = std::make_unique<Graph>();
+    sc.graph = std::make_unique<GraphAssembler>();
     std::vector<Variable*> ins;
     for (Variable* v : inputs) ins.push_back(sc.graph->addInput(Type::scalar(v->type().dtype)));
     for (int ei : m_scopeEntities[static_cast<size_t>(section)]) {
@@ -122,7 +122,7 @@ OpPtr Builder::compositeOp(Entity& e, const std::vector<Variable*>& inputs, std:
             *why = sc.unbuildable;
             return nullptr;
         }
-        body = sc.graph.get();
+        body = &sc.graph->graph();
     } else {
         std::vector<DType> dtypes;
         for (Variable* v : inputs) dtypes.push_back(v->type().dtype);
@@ -203,7 +203,7 @@ void Builder::makeNode(Entity& e, const std::vector<Variable*>& inputs) {
 
 void Builder::addNode(Entity& e, OpPtr op, const std::vector<Variable*>& inputs, bool opaque) {
     const Occ& d = occ(e.def);
-    Graph& g = graphOf(e.scope);
+    GraphAssembler& g = graphOf(e.scope);
     std::vector<const Type*> types;
     std::vector<const NDArray*> consts;
     bool guessedIn = false;

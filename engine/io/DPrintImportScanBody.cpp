@@ -5,7 +5,7 @@
 #include "io/DPrintImportBuilder.h"
 
 #include "io/DPrintVocab.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 
 #include <algorithm>
 
@@ -156,7 +156,7 @@ int Builder::prepareScanBody(Entity& e, const std::vector<Variable*>& inputs, in
     if (info.nMitSot() > 0)
         note(headerLine, "Scan " + idName(e.id) + ": dprint does not print taps; mit_sot taps taken as " + describeLayout(info));
     // The body's inputs: printed ones with their types, unused ones typed from their outer input.
-    sc.graph = std::make_unique<Graph>();
+    sc.graph = std::make_unique<GraphAssembler>();
     const std::vector<int> innerToOuter = debugprint::scanInnerToOuterInput(info);
     for (int k = 0; k < info.numInnerInputs(); ++k) {
         size_t j = 0;
@@ -190,7 +190,7 @@ OpPtr Builder::scanOp(Entity& e, std::string* why) {
         *why = sc.unbuildable;
         return nullptr;
     }
-    if (!sc.shared) sc.shared = std::shared_ptr<const Graph>(std::move(sc.graph));
+    if (!sc.shared) sc.shared = std::shared_ptr<const Graph>(sc.graph->finish());
     auto name = parseScanName(baseName(e));
     auto inplace = name ? inplaceStates(name->inplace, sc.layout.nTracedStates()) : std::nullopt;
     if (!inplace) {

@@ -2,7 +2,7 @@
 // The vocabulary of PyTensor's debugprint, shared by the printer (DPrint.h) and
 // the dprint importer: tree glyphs, [id X] letters, destroy/view map text, and
 // the Scan op-info tags (ScanArgs field names) with the inner -> outer input map.
-#include "ops/Op.h"
+#include "ir/Op.h"
 #include "ops/ScanInfo.h"
 
 #include <cstdint>

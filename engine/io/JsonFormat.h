@@ -3,7 +3,7 @@
 // constant data with exact numbers, checked accessors whose errors name the JSON
 // path, and the one canonical text layout (sorted keys, fixed number formatting)
 // that makes save -> load -> save byte-identical.
-#include "exec/NDArray.h"
+#include "core/NDArray.h"
 #include "io/FormatError.h"
 #include "ir/Type.h"
 

@@ -1,3 +1,5 @@
+#include "ir/GraphAssembler.h"
+#include "ops/OpFactory.h"
 #include "io/JsonGraph.h"
 
 #include "io/JsonFormat.h"
@@ -144,13 +146,13 @@ public:
             throw FormatError(path, "inner graphs nest deeper than " + std::to_string(kMaxInnerGraphNesting) + " levels");
         requireObject(body, path);
         allowOnly(body, {"inputs", "constants", "nodes", "outputs", "next_node_id", "next_var_id"}, path);
-        auto g = std::make_unique<Graph>();
-        readInputs(*g, body, path);
-        readConstants(*g, body, path);
-        readNodes(*g, body, path, nesting);
-        readOutputs(*g, body, path);
-        readNextIds(*g, body, path);
-        return g;
+        GraphAssembler g;
+        readInputs(g, body, path);
+        readConstants(g, body, path);
+        readNodes(g, body, path, nesting);
+        readOutputs(g, body, path);
+        readNextIds(g, body, path);
+        return g.finish();
     }
 
 private:
@@ -158,7 +160,7 @@ private:
         return requireInt(requireField(obj, "id", path), jsonPath(path, "id"), 0, kMaxId);
     }
 
-    static void readInputs(Graph& g, const json& body, const std::string& path) {
+    static void readInputs(GraphAssembler& g, const json& body, const std::string& path) {
         const json& inputs = requireArray(body, "inputs", path);
         for (size_t i = 0; i < inputs.size(); ++i) {
             std::string p = jsonPath(jsonPath(path, "inputs"), i);
@@ -176,7 +178,7 @@ private:
         }
     }
 
-    static void readConstants(Graph& g, const json& body, const std::string& path) {
+    static void readConstants(GraphAssembler& g, const json& body, const std::string& path) {
         const json& constants = requireArray(body, "constants", path);
         for (size_t i = 0; i < constants.size(); ++i) {
             std::string p = jsonPath(jsonPath(path, "constants"), i);
@@ -204,7 +206,7 @@ private:
         }
     }
 
-    void readNodes(Graph& g, const json& body, const std::string& path, int nesting) {
+    void readNodes(GraphAssembler& g, const json& body, const std::string& path, int nesting) {
         const json& nodes = requireArray(body, "nodes", path);
         std::string nodesPath = jsonPath(path, "nodes");
         // Where each output id is declared, to explain a use before its definition.
@@ -220,12 +222,12 @@ private:
         for (size_t i = 0; i < nodes.size(); ++i) readNode(g, nodes[i], jsonPath(nodesPath, i), nesting, declaredAt, nodesPath);
     }
 
-    void readNode(Graph& g, const json& n, const std::string& p, int nesting,
+    void readNode(GraphAssembler& g, const json& n, const std::string& p, int nesting,
                   const std::unordered_map<VarId, size_t>& declaredAt, const std::string& nodesPath) {
         requireObject(n, p);
         allowOnly(n, {"id", "op", "op_name", "params", "inner", "inputs", "outputs", "destroy_map", "view_map"}, p);
         NodeId id = requireInt(requireField(n, "id", p), jsonPath(p, "id"), 0, kMaxId);
-        if (g.findNode(id)) throw FormatError(jsonPath(p, "id"), "node id " + std::to_string(id) + " is used twice");
+        if (g.graph().findNode(id)) throw FormatError(jsonPath(p, "id"), "node id " + std::to_string(id) + " is used twice");
         std::string kindName = requireString(requireField(n, "op", p), jsonPath(p, "op"));
         auto kind = parseOpKind(kindName);
         if (!kind) throw FormatError(jsonPath(p, "op"), "unknown op kind \"" + kindName + "\"");
@@ -239,7 +241,7 @@ private:
         for (size_t k = 0; k < ins.size(); ++k) {
             std::string ip = jsonPath(jsonPath(p, "inputs"), k);
             VarId vid = requireInt(ins[k], ip, 0, kMaxId);
-            Variable* v = g.findVariable(vid);
+            Variable* v = g.graph().findVariable(vid);
             if (!v) {
                 auto later = declaredAt.find(vid);
                 if (later != declaredAt.end())
@@ -261,7 +263,7 @@ private:
             requireObject(outs[k], op);
             allowOnly(outs[k], {"id", "name", "type"}, op);
             VarId vid = readId(outs[k], op);
-            if (g.findVariable(vid) || !seen.insert(vid).second)
+            if (g.graph().findVariable(vid) || !seen.insert(vid).second)
                 throw FormatError(jsonPath(op, "id"), "variable id " + std::to_string(vid) + " is used twice");
             outIds.push_back(vid);
             types.push_back(typeFromJson(requireField(outs[k], "type", op), jsonPath(op, "type")));
@@ -303,29 +305,29 @@ private:
             throw FormatError(jsonPath(p, key), "says " + aliasMapText(stated) + " but the op has " + aliasMapText(actual));
     }
 
-    static void readOutputs(Graph& g, const json& body, const std::string& path) {
+    static void readOutputs(GraphAssembler& g, const json& body, const std::string& path) {
         const json& outs = requireArray(body, "outputs", path);
         std::vector<Variable*> vars;
         for (size_t i = 0; i < outs.size(); ++i) {
             std::string p = jsonPath(jsonPath(path, "outputs"), i);
             VarId vid = requireInt(outs[i], p, 0, kMaxId);
-            Variable* v = g.findVariable(vid);
+            Variable* v = g.graph().findVariable(vid);
             if (!v) throw FormatError(p, "unknown variable " + std::to_string(vid));
             vars.push_back(v);
         }
         g.setOutputs(std::move(vars));
     }
 
-    static void readNextIds(Graph& g, const json& body, const std::string& path) {
+    static void readNextIds(GraphAssembler& g, const json& body, const std::string& path) {
         NodeId nextNode = requireInt(requireField(body, "next_node_id", path), jsonPath(path, "next_node_id"), 0, kMaxId);
         VarId nextVar = requireInt(requireField(body, "next_var_id", path), jsonPath(path, "next_var_id"), 0, kMaxId);
-        if (nextNode < g.nextNodeId())
+        if (nextNode < g.graph().nextNodeId())
             throw FormatError(jsonPath(path, "next_node_id"), std::to_string(nextNode) + " is not above the largest node id " +
-                                                                   std::to_string(g.nextNodeId() - 1));
-        if (nextVar < g.nextVarId())
+                                                                   std::to_string(g.graph().nextNodeId() - 1));
+        if (nextVar < g.graph().nextVarId())
             throw FormatError(jsonPath(path, "next_var_id"), std::to_string(nextVar) +
                                                                   " is not above the largest variable id " +
-                                                                  std::to_string(g.nextVarId() - 1));
+                                                                  std::to_string(g.graph().nextVarId() - 1));
         g.reserveIds(nextNode, nextVar);
     }
 };

@@ -1,3 +1,5 @@
+#include "trace/TraceReplayer.h"
+#include "ops/OpFactory.h"
 #include "io/JsonTrace.h"
 
 #include "io/JsonFormat.h"

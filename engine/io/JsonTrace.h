@@ -4,7 +4,7 @@
 //    "settings": {...}, "steps": [...], "failures": {"<step>": [...]}}
 // Each step holds its primitive edits, so a loaded trace replays exactly.
 #include "io/FormatError.h"
-#include "rewrite/Trace.h"
+#include "trace/Trace.h"
 
 #include <nlohmann/json.hpp>
 

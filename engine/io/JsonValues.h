@@ -2,7 +2,7 @@
 // Array values as JSON: the inputs a user gives `tensorlens run` and the outputs
 // it prints. Floats are written so they read back exactly; NaN and infinities
 // as the strings "nan", "inf", "-inf".
-#include "exec/NDArray.h"
+#include "core/NDArray.h"
 #include "ir/Graph.h"
 
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 // default print options), because PyTensor's debugprint shows constants through
 // str(data): `10`, `-5.0`, `1e-05`, `[[0. 0.]]`, `[ True False]`. The dprint
 // printer uses it, and the dprint importer reads the same vocabulary.
-#include "exec/NDArray.h"
+#include "core/NDArray.h"
 
 #include <string>
 

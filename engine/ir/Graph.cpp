@@ -1,5 +1,7 @@
 #include "ir/Graph.h"
 
+#include "ir/GraphCopy.h"
+
 #include <algorithm>
 #include <unordered_set>
 
@@ -173,31 +175,15 @@ std::vector<Node*> Graph::toposort() const {
 }
 
 std::unique_ptr<Graph> Graph::clone() const {
-    auto g = std::make_unique<Graph>();
-    std::unordered_map<const Variable*, Variable*> map;
-    for (Variable* in : m_inputs) map[in] = g->addInput(in->type(), in->name(), in->id());
-    for (Variable* c : constants()) map[c] = g->addConstant(c->constantValue(), c->type(), c->name(), c->id());
-    for (Node* n : toposort()) {
-        std::vector<Variable*> ins;
-        for (Variable* v : n->inputs()) ins.push_back(map.at(v));
-        std::vector<Type> types;
-        std::vector<VarId> ids;
-        for (Variable* o : n->outputs()) {
-            types.push_back(o->type());
-            ids.push_back(o->id());
-        }
-        Node* c = g->addNode(n->opPtr(), std::move(ins), n->id(), &types, &ids);
-        for (int i = 0; i < n->numOutputs(); ++i) {
-            c->output(i)->m_name = n->output(i)->name();
-            map[n->output(i)] = c->output(i);
-        }
-    }
+    GraphAssembler a;
+    VariableMap map;
+    for (Variable* in : m_inputs) map[in] = a.addInput(in->type(), in->name(), in->id());
+    copyGraphInto(a, *this, map, CopyIds::Keep);
     std::vector<Variable*> outs;
     for (Variable* o : m_outputs) outs.push_back(map.at(o));
-    g->setOutputs(std::move(outs));
-    g->m_nextNodeId = m_nextNodeId;
-    g->m_nextVarId = m_nextVarId;
-    return g;
+    a.setOutputs(std::move(outs));
+    a.reserveIds(m_nextNodeId, m_nextVarId);
+    return a.finish();
 }
 
 void Graph::addClient(Variable* v, Client c) { v->m_clients.push_back(c); }

@@ -1,11 +1,12 @@
 #pragma once
 // The graph IR: variables, Apply nodes and the graph that owns them with exact
-// client lists (PyTensor's FunctionGraph). Construction goes through Graph's
-// add* methods; every later edit goes through tl::Rewriter, which notifies
-// listeners (trace recorder, validator, GUI).
-#include "exec/NDArray.h"
+// client lists (PyTensor's FunctionGraph). A graph is built by a GraphAssembler
+// (ir/GraphAssembler.h) and from then on edited only through a Rewriter
+// (ir/Rewriter.h), which notifies listeners (trace recorder, validator, GUI):
+// Graph's own mutators are private to those two.
+#include "core/NDArray.h"
 #include "ir/Type.h"
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 #include <cstdint>
 #include <functional>
@@ -48,7 +49,7 @@ public:
     const NDArray& constantValue() const { return m_constant; }
     bool isGraphInput() const { return m_isInput; }
     const std::vector<Client>& clients() const { return m_clients; }
-    Graph& graph() const { return *m_graph; }
+    const Graph& graph() const { return *m_graph; }
 
 private:
     friend class Graph;
@@ -93,20 +94,6 @@ public:
     Graph(const Graph&) = delete;
     Graph& operator=(const Graph&) = delete;
 
-    // ---- construction -------------------------------------------------
-    /// A new graph input (inner-graph placeholder for Composite/Scan bodies).
-    Variable* addInput(Type type, std::string name = {}, std::optional<VarId> id = {});
-    /// A constant; its type is `type` if given (must accept the value) or the value's exact type.
-    Variable* addConstant(NDArray value, std::optional<Type> type = {}, std::string name = {},
-                          std::optional<VarId> id = {});
-    /// A new Apply node. Output types come from op.inferTypes; `declared` types, when
-    /// given, must be compatible and are used instead (imported graphs keep what
-    /// they printed). Throws GraphError naming the node on a type error.
-    Node* addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<NodeId> id = {},
-                  const std::vector<Type>* declared = nullptr, const std::vector<VarId>* outputIds = nullptr);
-    void setOutputs(std::vector<Variable*> outputs);
-    void setVariableName(Variable* v, std::string name) { v->m_name = std::move(name); }
-
     // ---- queries --------------------------------------------------------
     const std::vector<Variable*>& inputs() const { return m_inputs; }
     const std::vector<Variable*>& outputs() const { return m_outputs; }
@@ -123,13 +110,6 @@ public:
     Variable* findVariable(VarId id) const;
     NodeId nextNodeId() const { return m_nextNodeId; }
     VarId nextVarId() const { return m_nextVarId; }
-    /// Raises the next ids handed out (never lowers them): a loaded graph keeps
-    /// the ids it had already used, so ids of deleted nodes are never reused.
-    void reserveIds(NodeId nextNode, VarId nextVar) {
-        if (nextNode > m_nextNodeId) m_nextNodeId = nextNode;
-        if (nextVar > m_nextVarId) m_nextVarId = nextVar;
-    }
-
     /// Deep copy with the same ids (ops are shared: they are immutable).
     std::unique_ptr<Graph> clone() const;
 
@@ -139,10 +119,22 @@ public:
 
 private:
     friend class Rewriter;
+    friend class GraphAssembler;
+    // Construction (GraphAssembler) and the primitive edits (Rewriter).
+    Variable* addInput(Type type, std::string name = {}, std::optional<VarId> id = {});
+    Variable* addConstant(NDArray value, std::optional<Type> type = {}, std::string name = {},
+                          std::optional<VarId> id = {});
+    Node* addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<NodeId> id = {},
+                  const std::vector<Type>* declared = nullptr, const std::vector<VarId>* outputIds = nullptr);
+    void setOutputs(std::vector<Variable*> outputs);
+    void setVariableName(Variable* v, std::string name) { v->m_name = std::move(name); }
+    void reserveIds(NodeId nextNode, VarId nextVar) {
+        if (nextNode > m_nextNodeId) m_nextNodeId = nextNode;
+        if (nextVar > m_nextVarId) m_nextVarId = nextVar;
+    }
     Variable* newVariable(Type type, std::optional<VarId> id);
     void addClient(Variable* v, Client c);
     void removeClient(Variable* v, Client c);
-    // Mutations used only by Rewriter.
     void setInput(Node* node, int index, Variable* v);
     void setOutput(int index, Variable* v);
     void setOp(Node* node, OpPtr op);

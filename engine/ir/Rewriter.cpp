@@ -1,15 +1,19 @@
 #include "ir/Rewriter.h"
 
-#include "rewrite/Trace.h"
-
 #include <algorithm>
 #include <unordered_set>
 
 namespace tl {
 
-void Rewriter::addListener(RewriteListener* l) { m_listeners.push_back(l); }
+void Rewriter::addListener(RewriteListener* l) {
+    m_listeners.push_back(l);
+    if (l->wantsMatchFailures()) ++m_failureListeners;
+}
 void Rewriter::removeListener(RewriteListener* l) {
-    m_listeners.erase(std::remove(m_listeners.begin(), m_listeners.end(), l), m_listeners.end());
+    auto it = std::find(m_listeners.begin(), m_listeners.end(), l);
+    if (it == m_listeners.end()) return;
+    m_listeners.erase(it);
+    if (l->wantsMatchFailures()) --m_failureListeners;
 }
 
 Node* Rewriter::create(OpPtr op, std::vector<Variable*> inputs) {
@@ -117,6 +121,27 @@ void Rewriter::pruneDead() {
     pruneFrom(std::move(candidates));
 }
 
+Node* Rewriter::restoreNode(const NodeSnapshot& s) {
+    std::vector<Variable*> ins;
+    ins.reserve(s.inputs.size());
+    for (VarId id : s.inputs) {
+        Variable* v = m_graph.findVariable(id);
+        if (!v) throw GraphError("node " + std::to_string(s.id) + ": input variable " + std::to_string(id) + " does not exist");
+        ins.push_back(v);
+    }
+    Node* n = m_graph.addNode(s.op, std::move(ins), s.id, &s.outputTypes, &s.outputIds);
+    for (size_t i = 0; i < s.outputNames.size() && i < n->outputs().size(); ++i)
+        if (!s.outputNames[i].empty()) m_graph.setVariableName(n->output(static_cast<int>(i)), s.outputNames[i]);
+    for (auto* l : m_listeners) l->nodeCreated(*n);
+    return n;
+}
+
+Variable* Rewriter::restoreConstant(const ConstantSnapshot& c) {
+    Variable* v = m_graph.addConstant(c.value, c.type, c.name, c.id);
+    for (auto* l : m_listeners) l->constantCreated(*v);
+    return v;
+}
+
 void Rewriter::replayEdit(const GraphEdit& e) {
     auto var = [&](VarId id) {
         Variable* v = m_graph.findVariable(id);
@@ -129,19 +154,20 @@ void Rewriter::replayEdit(const GraphEdit& e) {
         return n;
     };
     switch (e.kind) {
-    case GraphEdit::Kind::CreateNode: {
-        std::vector<Variable*> ins;
-        for (VarId id : e.node.inputs) ins.push_back(var(id));
-        Node* n = m_graph.addNode(e.node.op, std::move(ins), e.node.id, &e.node.outputTypes, &e.node.outputIds);
-        for (size_t i = 0; i < e.node.outputNames.size() && i < n->outputs().size(); ++i)
-            m_graph.setVariableName(n->output(static_cast<int>(i)), e.node.outputNames[i]);
+    case GraphEdit::Kind::CreateNode: restoreNode(e.node); break;
+    case GraphEdit::Kind::EraseNode: {
+        Node* n = node(e.node.id);
+        for (auto* l : m_listeners) l->nodeErased(*n);
+        m_graph.eraseNode(n);
         break;
     }
-    case GraphEdit::Kind::EraseNode: m_graph.eraseNode(node(e.node.id)); break;
-    case GraphEdit::Kind::AddConstant:
-        m_graph.addConstant(e.constant.value, e.constant.type, {}, e.constant.id);
+    case GraphEdit::Kind::AddConstant: restoreConstant(e.constant); break;
+    case GraphEdit::Kind::EraseConstant: {
+        Variable* c = var(e.constant.id);
+        for (auto* l : m_listeners) l->constantErased(*c);
+        m_graph.eraseConstant(c);
         break;
-    case GraphEdit::Kind::EraseConstant: m_graph.eraseConstant(var(e.constant.id)); break;
+    }
     case GraphEdit::Kind::ReplaceVariable: {
         Variable* old = var(e.before);
         Variable* now = var(e.after);
@@ -150,11 +176,31 @@ void Rewriter::replayEdit(const GraphEdit& e) {
             if (c.isGraphOutput()) m_graph.setOutput(c.index, now);
             else m_graph.setInput(c.node, c.index, now);
         }
+        for (auto* l : m_listeners) l->variableReplaced(*old, *now);
         break;
     }
-    case GraphEdit::Kind::SetInput: m_graph.setInput(node(e.nodeId), e.index, var(e.after)); break;
-    case GraphEdit::Kind::SetOutput: m_graph.setOutput(e.index, var(e.after)); break;
-    case GraphEdit::Kind::SetOp: m_graph.setOp(node(e.nodeId), e.opAfter); break;
+    case GraphEdit::Kind::SetInput: {
+        Node* n = node(e.nodeId);
+        Variable* old = n->input(e.index);
+        Variable* now = var(e.after);
+        m_graph.setInput(n, e.index, now);
+        for (auto* l : m_listeners) l->inputChanged(*n, e.index, *old, *now);
+        break;
+    }
+    case GraphEdit::Kind::SetOutput: {
+        Variable* old = m_graph.output(e.index);
+        Variable* now = var(e.after);
+        m_graph.setOutput(e.index, now);
+        for (auto* l : m_listeners) l->outputChanged(e.index, *old, *now);
+        break;
+    }
+    case GraphEdit::Kind::SetOp: {
+        Node* n = node(e.nodeId);
+        OpPtr old = n->opPtr();
+        m_graph.setOp(n, e.opAfter);
+        for (auto* l : m_listeners) l->opChanged(*n, old, n->opPtr());
+        break;
+    }
     }
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The type of a graph variable: PyTensor's TensorType (dtype + static shape)
 // or ScalarType (the 0-d values of pytensor.scalar, printed as just the dtype).
-#include "ir/DType.h"
+#include "core/DType.h"
 
 #include <cstdint>
 #include <string>

@@ -1,6 +1,5 @@
 #include "ops/Alloc.h"
 
-#include "builder/GraphBuilder.h"
 #include "ops/ArrayOpUtil.h"
 
 #include <algorithm>
@@ -58,7 +57,7 @@ std::vector<Type> AllocOp::inferTypesWithConstants(std::span<const Type* const> 
     return {Type::tensor(v.dtype, std::move(out))};
 }
 
-void AllocOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void AllocOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     const NDArray& v = in[0];
     const Shape shape = runtimeDims(in.subspan(1), "Alloc");
     const NDArray src = arrayop::broadcastView(v, shape, "Alloc");
@@ -75,13 +74,6 @@ void AllocOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArr
     out[0] = r;
 }
 
-std::vector<Variable*> AllocOp::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> t) const {
-    if (!t[0]) return {nullptr};
-    std::vector<Var> ins{b.wrap(t[0])};
-    for (int i = 1; i < node.numInputs(); ++i) ins.push_back(b.wrap(node.input(i)));
-    return {b.apply1(node.opPtr(), std::move(ins)).get()};
-}
-
 std::vector<Type> AllocEmptyOp::inferTypes(std::span<const Type* const> in) const {
     return inferTypesWithConstants(in, {});
 }
@@ -91,15 +83,11 @@ std::vector<Type> AllocEmptyOp::inferTypesWithConstants(std::span<const Type* co
     return {Type::tensor(m_dtype, staticDims(in, constants, name()))};
 }
 
-void AllocEmptyOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void AllocEmptyOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     out[0] = arrayop::reuseOrEmpty(out[0], m_dtype, runtimeDims(in, name()));
 }
 
 nlohmann::json AllocEmptyOp::params() const { return {{"dtype", dtypeName(m_dtype)}}; }
-
-std::vector<Variable*> AllocEmptyOp::rop(GraphBuilder&, const Node&, std::span<Variable* const>) const {
-    return {nullptr};
-}
 
 OpPtr makeAlloc() {
     static const OpPtr op = std::make_shared<AllocOp>();

@@ -2,7 +2,7 @@
 // Alloc(value, d0, d1, ...): a new array of shape (d0, d1, ...) filled by broadcasting
 // value; AllocEmpty{dtype}(d0, d1, ...): a new uninitialised array. Dims are 0-d
 // integer inputs; constant dims make the output's static shape.
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 namespace tl {
 
@@ -13,9 +13,7 @@ public:
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
     std::vector<Type> inferTypesWithConstants(std::span<const Type* const> inputs,
                                               std::span<const NDArray* const> constants) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
-    /// d/dvalue only: Alloc(tangent, dims...).
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
 };
 
 class AllocEmptyOp final : public Op {
@@ -26,9 +24,8 @@ public:
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
     std::vector<Type> inferTypesWithConstants(std::span<const Type* const> inputs,
                                               std::span<const NDArray* const> constants) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
     nlohmann::json params() const override;
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
 
 private:
     DType m_dtype;

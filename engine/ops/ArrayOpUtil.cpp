@@ -1,6 +1,6 @@
 #include "ops/ArrayOpUtil.h"
 
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 #include <limits>
 

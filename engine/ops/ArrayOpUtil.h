@@ -1,7 +1,7 @@
 #pragma once
 // Small helpers shared by the shape/indexing op families (DimShuffle, Subtensor,
 // Alloc, Reduce, ...): reading integer inputs, JSON params, strided loops.
-#include "exec/NDArray.h"
+#include "core/NDArray.h"
 #include "ir/Type.h"
 
 #include <nlohmann/json.hpp>

@@ -19,15 +19,13 @@ std::vector<Type> AssertOp::inferTypes(std::span<const Type* const> in) const {
     return {*in[0]};
 }
 
-void AssertOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void AssertOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     for (size_t i = 1; i < in.size(); ++i)
         if (in[i].size() != 1 || in[i].item() == 0.0) throw ExecError("AssertionError: " + m_msg);
     out[0] = in[0];
 }
 
 nlohmann::json AssertOp::params() const { return {{"msg", m_msg}}; }
-
-std::vector<Variable*> AssertOp::rop(GraphBuilder&, const Node&, std::span<Variable* const> t) const { return {t[0]}; }
 
 OpPtr makeAssert(std::string msg) { return std::make_shared<AssertOp>(std::move(msg)); }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Assert{msg='...'}(x, c0, c1, ...): x (a view) when every 0-d condition is true;
 // otherwise the run fails with ExecError carrying the message.
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 namespace tl {
 
@@ -12,11 +12,9 @@ public:
     /// PyTensor shortens messages over 30 characters to 27 + "...".
     std::string name() const override;
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
     AliasMap viewMap() const override { return {{0, {0}}}; }
     nlohmann::json params() const override;
-    /// The tangent passes through unchanged (the conditions are not differentiable).
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
 
 private:
     std::string m_msg;

@@ -1,6 +1,8 @@
 #include "ops/Composite.h"
 
 #include "ir/Graph.h"
+#include "ir/GraphCopy.h"
+#include "ir/GraphWalk.h"
 #include "ops/ScalarOp.h"
 
 #include <cctype>
@@ -12,51 +14,29 @@ namespace tl {
 
 namespace {
 
-// The nodes the outputs need, in g's topological order (iterative walk).
-std::vector<Node*> neededNodes(const Graph& g) {
-    std::unordered_set<const Node*> needed;
-    std::vector<const Node*> stack;
-    for (Variable* out : g.outputs())
-        if (out->owner()) stack.push_back(out->owner());
-    while (!stack.empty()) {
-        const Node* n = stack.back();
-        stack.pop_back();
-        if (!needed.insert(n).second) continue;
-        for (Variable* in : n->inputs())
-            if (in->owner() && !needed.count(in->owner())) stack.push_back(in->owner());
-    }
-    std::vector<Node*> order;
-    for (Node* n : g.toposort())
-        if (needed.count(n)) order.push_back(n);
-    return order;
-}
-
-std::unique_ptr<Graph> copyNeeded(const Graph& src, const std::vector<Node*>& nodes) {
-    auto g = std::make_unique<Graph>();
-    std::unordered_map<const Variable*, Variable*> map;
+// The scalar graph's needed part, with the same ids (the dprint importer and the
+// GUI follow a body's nodes by id).
+GraphAssembler copyNeeded(const Graph& src, const std::vector<Node*>& nodes) {
+    GraphAssembler g;
+    VariableMap map;
     for (Variable* in : src.inputs()) {
         if (!in->type().isScalarType())
             throw std::invalid_argument("Composite input " + std::to_string(map.size()) + " has type " +
                                         in->type().toString() + "; a Composite takes ScalarTypes");
-        map[in] = g->addInput(in->type(), "", in->id());
+        map[in] = g.addInput(in->type(), "", in->id());
     }
     auto mapped = [&](Variable* v, const std::string& where) -> Variable* {
         if (auto it = map.find(v); it != map.end()) return it->second;
-        if (v->isConstant()) return map[v] = g->addConstant(v->constantValue(), v->type(), "", v->id());
+        if (v->isConstant()) return map[v] = g.addConstant(v->constantValue(), v->type(), "", v->id());
         throw std::invalid_argument(where + ": variable " + std::to_string(v->id()) + " is not an input of the scalar graph");
     };
+    std::vector<Variable*> ins;
     for (Node* n : nodes) {
         if (!dynamic_cast<const ScalarOp*>(&n->op()))
             throw std::invalid_argument(n->label() + ": a Composite's inner graph may hold only scalar ops");
-        std::vector<Variable*> ins;
+        ins.clear();
         for (Variable* v : n->inputs()) ins.push_back(mapped(v, n->label()));
-        std::vector<Type> types;
-        std::vector<VarId> ids;
-        for (Variable* o : n->outputs()) {
-            types.push_back(o->type());
-            ids.push_back(o->id());
-        }
-        Node* c = g->addNode(n->opPtr(), std::move(ins), n->id(), &types, &ids);
+        Node* c = copyNode(g, *n, ins, CopyIds::Keep);
         for (int i = 0; i < n->numOutputs(); ++i) map[n->output(i)] = c->output(i);
     }
     std::vector<Variable*> outs;
@@ -67,7 +47,7 @@ std::unique_ptr<Graph> copyNeeded(const Graph& src, const std::vector<Node*>& no
         outs.push_back(mapped(o, "Composite output " + std::to_string(i)));
     }
     if (outs.empty()) throw std::invalid_argument("a Composite needs at least one output");
-    g->setOutputs(std::move(outs));
+    g.setOutputs(std::move(outs));
     return g;
 }
 
@@ -75,14 +55,15 @@ std::unique_ptr<Graph> copyNeeded(const Graph& src, const std::vector<Node*>& no
 // other non-constant variable with several clients t<index>, where index counts
 // the graph's variables (PyTensor enumerates a set; tensorlens fixes the order:
 // inputs, constants by first use, then node outputs in topological order).
-void nameVariables(Graph& g, const std::vector<Node*>& order) {
+void nameVariables(GraphAssembler& a, const std::vector<Node*>& order) {
+    const Graph& g = a.graph();
     std::unordered_set<const Variable*> io;
     for (size_t i = 0; i < g.inputs().size(); ++i) {
-        g.setVariableName(g.inputs()[i], "i" + std::to_string(i));
+        a.setVariableName(g.inputs()[i], "i" + std::to_string(i));
         io.insert(g.inputs()[i]);
     }
     for (size_t i = 0; i < g.outputs().size(); ++i) {
-        g.setVariableName(g.outputs()[i], "o" + std::to_string(i));
+        a.setVariableName(g.outputs()[i], "o" + std::to_string(i));
         io.insert(g.outputs()[i]);
     }
     std::vector<Variable*> vars(g.inputs().begin(), g.inputs().end());
@@ -96,7 +77,7 @@ void nameVariables(Graph& g, const std::vector<Node*>& order) {
     for (size_t i = 0; i < vars.size(); ++i) {
         Variable* v = vars[i];
         if (v->isConstant() || io.count(v)) continue;
-        g.setVariableName(v, v->clients().size() > 1 ? "t" + std::to_string(i) : std::string());
+        a.setVariableName(v, v->clients().size() > 1 ? "t" + std::to_string(i) : std::string());
     }
 }
 
@@ -163,10 +144,10 @@ std::string signatureOf(const Graph& g, const std::vector<Node*>& order) {
 } // namespace
 
 Composite::Composite(const Graph& scalarGraph) {
-    std::vector<Node*> srcOrder = neededNodes(scalarGraph);
-    std::unique_ptr<Graph> g = copyNeeded(scalarGraph, srcOrder);
-    const std::vector<Node*> order = g->toposort();
-    nameVariables(*g, order);
+    GraphAssembler assembler = copyNeeded(scalarGraph, nodesFeedingInOrder(scalarGraph, scalarGraph.outputs()));
+    const std::vector<Node*> order = assembler.graph().toposort();
+    nameVariables(assembler, order);
+    std::unique_ptr<Graph> g = assembler.finish();
     m_program = ScalarProgram::compile(*g);
     if (g->outputs().size() > 1 || order.size() > 10) m_name = "Composite{...}";
     else m_name = "Composite{" + prettyOutput(*g, order) + "}";

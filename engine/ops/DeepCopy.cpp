@@ -11,13 +11,11 @@ std::vector<Type> DeepCopyOp::inferTypes(std::span<const Type* const> in) const 
     return {*in[0]};
 }
 
-void DeepCopyOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void DeepCopyOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     NDArray r = arrayop::reuseOrEmpty(out[0], in[0].dtype(), in[0].shape());
     r.assign(in[0]);
     out[0] = r;
 }
-
-std::vector<Variable*> DeepCopyOp::rop(GraphBuilder&, const Node&, std::span<Variable* const> t) const { return {t[0]}; }
 
 OpPtr makeDeepCopy() {
     static const OpPtr op = std::make_shared<DeepCopyOp>();

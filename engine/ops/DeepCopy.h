@@ -1,6 +1,6 @@
 #pragma once
 // DeepCopyOp(x): a fresh copy of x (output protection, as PyTensor's insert_deepcopy).
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 namespace tl {
 
@@ -9,9 +9,7 @@ public:
     DeepCopyOp() : Op(OpKind::DeepCopy) {}
     std::string name() const override { return "DeepCopyOp"; }
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
-    /// The tangent passes through unchanged.
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
 };
 
 OpPtr makeDeepCopy();

@@ -1,6 +1,5 @@
 #include "ops/DimShuffle.h"
 
-#include "builder/GraphBuilder.h"
 #include "ops/ArrayOpUtil.h"
 
 #include <algorithm>
@@ -77,7 +76,7 @@ std::vector<Type> DimShuffleOp::inferTypes(std::span<const Type* const> in) cons
     return {Type::tensor(x.dtype, std::move(out))};
 }
 
-void DimShuffleOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void DimShuffleOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     const NDArray& x = in[0];
     if (x.ndim() != m_inputNdim)
         throw ExecError(name() + ": expected a " + std::to_string(m_inputNdim) + "-d input, got shape " +
@@ -99,11 +98,6 @@ nlohmann::json DimShuffleOp::params() const {
     nlohmann::json order = nlohmann::json::array();
     for (int a : m_newOrder) order.push_back(a == -1 ? nlohmann::json("x") : nlohmann::json(a));
     return {{"input_ndim", m_inputNdim}, {"new_order", order}};
-}
-
-std::vector<Variable*> DimShuffleOp::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> t) const {
-    if (!t[0]) return {nullptr};
-    return {b.apply1(node.opPtr(), {b.wrap(t[0])}).get()};
 }
 
 OpPtr makeDimShuffle(int inputNdim, std::vector<int> newOrder) {

@@ -2,7 +2,7 @@
 // DimShuffle: reorders, inserts (broadcastable) and drops axes; a view of its input.
 // Printed as PyTensor 2.31-2.34 prints it: ExpandDims{axis=0}, ExpandDims{axes=[0, 2]},
 // Squeeze{axis=0}, Transpose{axes=[1, 0]}, else DimShuffle{order=[1,x,0]}.
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 #include <vector>
 
@@ -26,10 +26,9 @@ public:
 
     std::string name() const override;
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
     AliasMap viewMap() const override { return {{0, {0}}}; }
     nlohmann::json params() const override;
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
 
 private:
     int m_inputNdim;

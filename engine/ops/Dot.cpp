@@ -1,7 +1,5 @@
 #include "ops/Dot.h"
 
-#include "builder/GraphBuilder.h"
-#include "builder/Math.h"
 #include "ops/ArrayOpUtil.h"
 
 #include <nlohmann/json.hpp>
@@ -55,7 +53,7 @@ std::vector<Type> DotOp::inferTypes(std::span<const Type* const> in) const {
     return {Type::tensor(promote(a.dtype, b.dtype), std::move(out))};
 }
 
-void DotOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void DotOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     const DType dt = promote(in[0].dtype(), in[1].dtype());
     const NDArray a = in[0].dtype() == dt ? in[0] : in[0].astype(dt);
     const NDArray b = in[1].dtype() == dt ? in[1] : in[1].astype(dt);
@@ -80,16 +78,6 @@ void DotOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray
         matmul<T>(a.data<T>(), as0, as1, b.data<T>(), bs0, bs1, r.data<T>(), m, k, n);
     });
     out[0] = r;
-}
-
-std::vector<Variable*> DotOp::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> t) const {
-    if (!t[0] && !t[1]) return {nullptr};
-    Var x = b.wrap(node.input(0)), y = b.wrap(node.input(1));
-    if (t[0] && !t[1]) return {b.apply1(node.opPtr(), {b.wrap(t[0]), y}).get()};
-    if (!t[0] && t[1]) return {b.apply1(node.opPtr(), {x, b.wrap(t[1])}).get()};
-    Var first = b.apply1(node.opPtr(), {b.wrap(t[0]), y});
-    Var second = b.apply1(node.opPtr(), {x, b.wrap(t[1])});
-    return {add(first, second).get()};
 }
 
 OpPtr makeDot() {

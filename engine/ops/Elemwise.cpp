@@ -1,10 +1,8 @@
 #include "ops/Elemwise.h"
 
-#include "builder/GraphBuilder.h"
 #include "ir/Graph.h"
 #include "ops/ElemwiseLoop.h"
 #include "ops/ScalarOp.h"
-#include "ops/ScalarRop.h"
 
 #include <nlohmann/json.hpp>
 
@@ -111,7 +109,7 @@ void Elemwise::checkInplace(std::span<const Type* const> inputs, const std::vect
     }
 }
 
-void Elemwise::perform(ExecContext&, std::span<const NDArray> inputs, std::span<NDArray> outputs) const {
+void Elemwise::perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const {
     const ScalarProgram* prog;
     if (m_composite) {
         prog = &m_composite->program();
@@ -193,24 +191,6 @@ size_t Elemwise::hash() const {
     size_t h = std::hash<std::string>{}(m_composite ? m_composite->signature() : name());
     for (auto [o, i] : m_inplace) h = h * 131 + static_cast<size_t>(o * 17 + i);
     return h * 31 + static_cast<size_t>(kind());
-}
-
-std::vector<Variable*> Elemwise::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> inputTangents) const {
-    std::vector<Var> ins, tangents, outs;
-    for (int i = 0; i < node.numInputs(); ++i) {
-        ins.push_back(b.capture(Var(&b, node.input(i))));
-        tangents.push_back(inputTangents[i] ? b.capture(Var(&b, inputTangents[i])) : Var());
-    }
-    for (int o = 0; o < node.numOutputs(); ++o) outs.push_back(b.capture(Var(&b, node.output(o))));
-    std::vector<Var> result;
-    if (m_composite) result = compositeRop(*m_composite->graph(), ins, outs, tangents);
-    else result = {scalarOpRop(m_code, m_castTo, ins, outs[0], tangents)};
-    std::vector<Variable*> r;
-    for (size_t o = 0; o < result.size(); ++o) {
-        Var t = result[o].valid() ? broadcastTangent(result[o], outs[o]) : Var();
-        r.push_back(t.valid() ? t.get() : nullptr);
-    }
-    return r;
 }
 
 OpPtr makeElemwise(ScalarOpCode code, DType castTo, InplacePattern inplace) {

@@ -4,7 +4,7 @@
 // builder inserts ExpandDims first, as Elemwise.make_node does). An inplace
 // pattern {output: input} makes the output overwrite that input (destroyMap).
 #include "ops/Composite.h"
-#include "ops/Op.h"
+#include "ir/Op.h"
 #include "ops/ScalarOps.h"
 
 #include <map>
@@ -39,7 +39,7 @@ public:
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
     /// Broadcasts at run time; writes into an inplace input or a reusable output
     /// cell (use_count 1, right shape and dtype) instead of allocating.
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
     AliasMap destroyMap() const override;
     /// {"scalar_op": "exp"} / {"scalar_op": "cast", "dtype": "int8"} / {"scalar_op": "composite"},
     /// plus {"inplace_pattern": {"0": 1}} when inplace. A Composite's scalar graph is innerGraph().
@@ -47,9 +47,6 @@ public:
     std::shared_ptr<const Graph> innerGraph() const override;
     bool equals(const Op& other) const override;
     size_t hash() const override;
-    /// Forward derivative built with the builder (exp: exp(x) * dx, ...); null for
-    /// comparisons, bit ops, int_div and integer outputs.
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> inputTangents) const override;
 
 private:
     void checkInplace(std::span<const Type* const> inputs, const std::vector<Type>& outs) const;

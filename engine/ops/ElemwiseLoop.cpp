@@ -1,6 +1,6 @@
 #include "ops/ElemwiseLoop.h"
 
-#include "ops/Op.h"
+#include "ir/Op.h"
 #include "ops/ScalarProgram.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // for contiguous same-shape operands (blocks straight over the memory), and a
 // strided path that collapses dimensions, gathers broadcast or strided inputs
 // into blocks and scatters into strided outputs.
-#include "exec/NDArray.h"
+#include "core/NDArray.h"
 
 #include <span>
 #include <string>

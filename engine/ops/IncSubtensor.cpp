@@ -1,6 +1,5 @@
 #include "ops/IncSubtensor.h"
 
-#include "builder/Indexing.h"
 #include "ops/ArrayOpUtil.h"
 
 #include <nlohmann/json.hpp>
@@ -54,7 +53,7 @@ template <typename T> void addInto(const NDArray& region, const NDArray& src) {
 }
 } // namespace
 
-void IncSubtensorOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void IncSubtensorOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     const NDArray& x = in[0];
     NDArray target;
     if (m_inplace) {
@@ -81,14 +80,6 @@ AliasMap IncSubtensorOp::destroyMap() const {
 
 nlohmann::json IncSubtensorOp::params() const {
     return {{"idx_list", indexEntriesToJson(m_entries)}, {"set_instead_of_inc", m_set}, {"inplace", m_inplace}};
-}
-
-std::vector<Variable*> IncSubtensorOp::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> t) const {
-    if (!t[0] && !t[1]) return {nullptr};
-    std::vector<Var> ins{t[0] ? b.wrap(t[0]) : zerosLike(b.wrap(node.input(0))),
-                         t[1] ? b.wrap(t[1]) : zerosLike(b.wrap(node.input(1)))};
-    for (int i = 2; i < node.numInputs(); ++i) ins.push_back(b.wrap(node.input(i)));
-    return {b.apply1(makeIncSubtensor(m_entries, m_set, false), std::move(ins)).get()};
 }
 
 OpPtr makeIncSubtensor(std::vector<IndexEntry> entries, bool setInsteadOfInc, bool inplace) {

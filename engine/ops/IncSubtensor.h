@@ -20,11 +20,9 @@ public:
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
     std::vector<Type> inferTypesWithConstants(std::span<const Type* const> inputs,
                                               std::span<const NDArray* const> constants) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
     AliasMap destroyMap() const override;
     nlohmann::json params() const override;
-    /// The same (not inplace) op on the tangents of x and y (zeros for a missing one).
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
 
 private:
     std::vector<IndexEntry> m_entries;

@@ -1,6 +1,5 @@
 #include "ops/Join.h"
 
-#include "builder/Indexing.h"
 #include "ops/ArrayOpUtil.h"
 
 #include <nlohmann/json.hpp>
@@ -55,7 +54,7 @@ std::vector<Type> JoinOp::inferTypesWithConstants(std::span<const Type* const> i
     return {Type::tensor(dtype, std::move(out))};
 }
 
-void JoinOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void JoinOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     const int ndim = in[1].ndim();
     int64_t axis = arrayop::readInt(in[0], "Join axis");
     if (axis < -ndim || axis >= ndim)
@@ -85,20 +84,6 @@ void JoinOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArra
         at += part[axis];
     }
     out[0] = r;
-}
-
-std::vector<Variable*> JoinOp::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> t) const {
-    bool any = false;
-    for (size_t i = 1; i < t.size(); ++i) any = any || t[i];
-    if (!any) return {nullptr};
-    std::vector<Var> parts;
-    for (int i = 1; i < node.numInputs(); ++i)
-        parts.push_back(t[i] ? b.wrap(t[i]) : zerosLike(b.wrap(node.input(i))));
-    return {b.apply1(node.opPtr(), [&] {
-                std::vector<Var> ins{b.wrap(node.input(0))};
-                ins.insert(ins.end(), parts.begin(), parts.end());
-                return ins;
-            }()).get()};
 }
 
 OpPtr makeJoin() {

@@ -1,7 +1,7 @@
 #pragma once
 // Join(axis, t0, t1, ...): concatenation along `axis` (a 0-d integer input, usually a
 // constant; negative counts from the end). Output dtype: the upcast of the inputs.
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 namespace tl {
 
@@ -12,8 +12,7 @@ public:
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
     std::vector<Type> inferTypesWithConstants(std::span<const Type* const> inputs,
                                               std::span<const NDArray* const> constants) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
 };
 
 OpPtr makeJoin();

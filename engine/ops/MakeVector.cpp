@@ -1,6 +1,5 @@
 #include "ops/MakeVector.h"
 
-#include "builder/GraphBuilder.h"
 #include "ops/ArrayOpUtil.h"
 
 #include <nlohmann/json.hpp>
@@ -18,7 +17,7 @@ std::vector<Type> MakeVectorOp::inferTypes(std::span<const Type* const> in) cons
     return {Type::tensor(m_dtype, {static_cast<int64_t>(in.size())})};
 }
 
-void MakeVectorOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void MakeVectorOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     NDArray r = arrayop::reuseOrEmpty(out[0], m_dtype, {static_cast<int64_t>(in.size())});
     for (size_t i = 0; i < in.size(); ++i) {
         if (in[i].size() != 1)
@@ -29,22 +28,6 @@ void MakeVectorOp::perform(ExecContext&, std::span<const NDArray> in, std::span<
 }
 
 nlohmann::json MakeVectorOp::params() const { return {{"dtype", dtypeName(m_dtype)}}; }
-
-std::vector<Variable*> MakeVectorOp::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> t) const {
-    bool any = false;
-    for (Variable* v : t) any = any || v;
-    if (!any) return {nullptr};
-    std::vector<Var> ins;
-    for (int i = 0; i < node.numInputs(); ++i) {
-        if (t[i]) {
-            ins.push_back(b.wrap(t[i]));
-            continue;
-        }
-        const Type& ty = node.input(i)->type();
-        ins.push_back(ty.isScalarType() ? b.scalarConstant(0, ty.dtype) : b.constant(0, ty.dtype));
-    }
-    return {b.apply1(node.opPtr(), std::move(ins)).get()};
-}
 
 OpPtr makeMakeVector(DType dtype) { return std::make_shared<MakeVectorOp>(dtype); }
 

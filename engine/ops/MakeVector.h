@@ -1,7 +1,7 @@
 #pragma once
 // MakeVector{dtype='int64'}(s0, s1, ...): a vector of 0-d values (tensors or
 // ScalarTypes) that upcast to dtype without loss.
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 namespace tl {
 
@@ -11,10 +11,8 @@ public:
     DType dtype() const { return m_dtype; }
     std::string name() const override { return "MakeVector{dtype='" + std::string(dtypeName(m_dtype)) + "'}"; }
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
     nlohmann::json params() const override;
-    /// MakeVector of the tangents (zeros for missing ones); null when all are missing.
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
 
 private:
     DType m_dtype;

@@ -70,7 +70,7 @@ OpaqueOp::OpaqueOp(std::string printedName, std::vector<Type> outputTypes, Alias
 
 std::vector<Type> OpaqueOp::inferTypes(std::span<const Type* const>) const { return m_outputTypes; }
 
-void OpaqueOp::perform(ExecContext&, std::span<const NDArray>, std::span<NDArray>) const {
+void OpaqueOp::perform(std::span<const NDArray>, std::span<NDArray>) const {
     throw ExecError("cannot execute opaque op " + m_name);
 }
 

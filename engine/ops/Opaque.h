@@ -2,7 +2,7 @@
 // An imported op tensorlens cannot run (e.g. Gemv{inplace} in a dprint listing): it
 // keeps its printed name, declared output types and alias maps so the graph can be
 // printed, saved and rewritten around, but running it is an ExecError.
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 namespace tl {
 
@@ -15,7 +15,7 @@ public:
     /// The declared output types, whatever the inputs.
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
     /// Throws ExecError "cannot execute opaque op <name>".
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
     AliasMap destroyMap() const override { return m_destroy; }
     AliasMap viewMap() const override { return m_view; }
     /// {"name", "output_types": [{"kind", "dtype", "shape"}], "destroy_map"?, "view_map"?}

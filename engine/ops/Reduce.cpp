@@ -1,6 +1,5 @@
 #include "ops/Reduce.h"
 
-#include "builder/GraphBuilder.h"
 #include "ops/ArrayOpUtil.h"
 
 #include <algorithm>
@@ -108,7 +107,7 @@ std::vector<Type> ReduceOp::inferTypes(std::span<const Type* const> in) const {
     return {Type::tensor(reduceOutputDType(m_kind, x.dtype), std::move(out))};
 }
 
-void ReduceOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void ReduceOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     const NDArray& x = in[0];
     std::vector<int> axes;
     try {
@@ -147,12 +146,6 @@ void ReduceOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDAr
 
 nlohmann::json ReduceOp::params() const {
     return {{"op", kindName(m_kind)}, {"axes", m_axes ? nlohmann::json(*m_axes) : nlohmann::json(nullptr)}};
-}
-
-std::vector<Variable*> ReduceOp::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> t) const {
-    if (!t[0]) return {nullptr};
-    if (m_kind != ReduceKind::Sum) return Op::rop(b, node, t);
-    return {b.apply1(node.opPtr(), {b.wrap(t[0])}).get()};
 }
 
 OpPtr makeReduce(ReduceKind kind, std::optional<std::vector<int>> axes) {

@@ -3,7 +3,7 @@
 // as PyTensor: Sum{axes=None}, Sum{axis=0}, Max{axes=[0, 2]}. Sum and Prod upcast
 // bool and small ints to int64 (PyTensor: uint8 -> uint64, not a tensorlens dtype,
 // so int64) and accumulate float32 in float64; Max keeps the dtype and propagates NaN.
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 #include <optional>
 #include <vector>
@@ -24,11 +24,8 @@ public:
 
     std::string name() const override;
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
     nlohmann::json params() const override;
-    /// Sum: Sum(tangent). Max and Prod have no forward derivative (as PyTensor's Prod;
-    /// PyTensor's Max R_op covers only one axis of a matrix).
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
 
 private:
     ReduceKind m_kind;

@@ -1,6 +1,5 @@
 #include "ops/Reshape.h"
 
-#include "builder/GraphBuilder.h"
 #include "ops/ArrayOpUtil.h"
 
 #include <nlohmann/json.hpp>
@@ -38,7 +37,7 @@ std::vector<Type> ReshapeOp::inferTypesWithConstants(std::span<const Type* const
     return {Type::tensor(x.dtype, std::move(out))};
 }
 
-void ReshapeOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void ReshapeOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     const NDArray& x = in[0];
     const NDArray& shp = in[1];
     if (shp.ndim() != 1 || shp.dim(0) != m_ndim)
@@ -74,11 +73,6 @@ void ReshapeOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDA
 }
 
 nlohmann::json ReshapeOp::params() const { return {{"ndim", m_ndim}}; }
-
-std::vector<Variable*> ReshapeOp::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> t) const {
-    if (!t[0]) return {nullptr};
-    return {b.apply1(node.opPtr(), {b.wrap(t[0]), b.wrap(node.input(1))}).get()};
-}
 
 StaticShape reshapeStaticShape(const Type& x, const std::vector<std::optional<int64_t>>& entries,
                                const std::string& opName) {

@@ -1,7 +1,7 @@
 #pragma once
 // Reshape{ndim}(x, shape): shape is a 1-d integer tensor of length ndim; one entry
 // may be -1 (inferred). A view of x when x is C-contiguous, else a copy.
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 #include <optional>
 
@@ -16,10 +16,9 @@ public:
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
     std::vector<Type> inferTypesWithConstants(std::span<const Type* const> inputs,
                                               std::span<const NDArray* const> constants) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
     AliasMap viewMap() const override { return {{0, {0}}}; }
     nlohmann::json params() const override;
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
 
 private:
     int m_ndim;

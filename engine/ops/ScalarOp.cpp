@@ -1,8 +1,6 @@
 #include "ops/ScalarOp.h"
 
-#include "builder/GraphBuilder.h"
 #include "ir/Graph.h"
-#include "ops/ScalarRop.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,7 +22,7 @@ std::vector<Type> ScalarOp::inferTypes(std::span<const Type* const> inputs) cons
     return {Type::scalar(scalarOutputDType(m_code, ds, m_castTo))};
 }
 
-void ScalarOp::perform(ExecContext&, std::span<const NDArray> inputs, std::span<NDArray> outputs) const {
+void ScalarOp::perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const {
     DType ds[8];
     std::vector<DType> many;
     std::span<const DType> key;
@@ -63,17 +61,6 @@ nlohmann::json ScalarOp::params() const {
     nlohmann::json j = {{"scalar_op", std::string(scalarOpInfo(m_code).key)}};
     if (m_code == ScalarOpCode::Cast) j["dtype"] = std::string(dtypeName(m_castTo));
     return j;
-}
-
-std::vector<Variable*> ScalarOp::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> inputTangents) const {
-    std::vector<Var> ins, tangents;
-    for (int i = 0; i < node.numInputs(); ++i) {
-        ins.push_back(b.capture(Var(&b, node.input(i))));
-        tangents.push_back(inputTangents[i] ? b.capture(Var(&b, inputTangents[i])) : Var());
-    }
-    Var out = b.capture(Var(&b, node.output(0)));
-    Var t = scalarOpRop(m_code, m_castTo, ins, out, tangents);
-    return {t.valid() ? t.get() : nullptr};
 }
 
 OpPtr makeScalarOp(ScalarOpCode code, DType castTo) { return std::make_shared<ScalarOp>(code, castTo); }

@@ -2,7 +2,7 @@
 // OpKind::Scalar: one scalar op on ScalarType variables -- the nodes of a
 // Composite's inner graph, printed by their inner name (`exp`, `add`, `LT`,
 // `Cast{float32}`), as in PyTensor's pytensor.scalar graphs.
-#include "ops/Op.h"
+#include "ir/Op.h"
 #include "ops/ScalarOps.h"
 #include "ops/ScalarProgram.h"
 
@@ -21,10 +21,9 @@ public:
     /// PyTensor's rules (scalarOutputDType).
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
     /// Inputs and the output are 0-d arrays.
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
     /// {"scalar_op": "exp"}, plus "dtype" for cast.
     nlohmann::json params() const override;
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> inputTangents) const override;
 
 private:
     ScalarOpCode m_code;

@@ -1,7 +1,7 @@
 #include "ops/ScalarOps.h"
 
-#include "exec/NDArray.h"
-#include "ops/Op.h"
+#include "core/NDArray.h"
+#include "ir/Op.h"
 
 #include <array>
 #include <charconv>

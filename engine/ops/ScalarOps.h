@@ -1,9 +1,9 @@
 #pragma once
-// The scalar ops of Elemwise and Composite (SEMANTICS.md §2): codes and names
+// The scalar ops of Elemwise and Composite (docs/semantics.md#scalar-ops): codes and names
 // from ScalarOps.def, PyTensor's output dtype rules, and the per-element
 // functions every kernel inlines. The functions are IEEE-faithful: they call
 // the C library as PyTensor's C code does and never assume finite math.
-#include "ir/DType.h"
+#include "core/DType.h"
 
 #include <cmath>
 #include <cstdint>
@@ -31,11 +31,11 @@ inline constexpr int kNumScalarOps = 0
 #include "ops/ScalarOps.def"
 #undef TL_SCALAR_OP
     ;
-// SEMANTICS.md §2's 35 ops plus the 18 of the widened vocabulary (sign ... clip).
+// The 35 core scalar ops plus 18 more (sign ... clip), docs/semantics.md#scalar-ops.
 static_assert(kNumScalarOps == 53, "53 scalar ops; update the tables switching over them");
 
 struct ScalarOpInfo {
-    std::string_view key;        // "lt": JSON and SEMANTICS name
+    std::string_view key;        // "lt": the JSON name (docs/semantics.md#scalar-ops)
     std::string_view innerName;  // "LT": printed inside Composites
     std::string_view outerName;  // "Lt": printed for the Elemwise
     int arity;                   // kVariadicArity for add / mul

@@ -4,7 +4,7 @@
 // instruction's loop to up to kBlockSize elements, so evaluation costs one
 // indirect call per scalar op and block, never per element. Temporaries get
 // registers by liveness, so a 5000-op chain needs only a few buffers.
-#include "exec/NDArray.h"
+#include "core/NDArray.h"
 #include "ops/ScalarKernels.h"
 
 #include <atomic>

@@ -1,6 +1,6 @@
 // ScanOp: construction checks, printed name, type inference, params and JSON.
 // The loop itself is in ScanPerform.cpp, the forward derivative in ScanRop.cpp.
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 
 #include "ir/Graph.h"
 

@@ -12,14 +12,12 @@ std::vector<Type> ShapeOp::inferTypes(std::span<const Type* const> in) const {
     return {Type::tensor(DType::Int64, {in[0]->ndim()})};
 }
 
-void ShapeOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void ShapeOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     const NDArray& x = in[0];
     NDArray r = arrayop::reuseOrEmpty(out[0], DType::Int64, {x.ndim()});
     for (int i = 0; i < x.ndim(); ++i) r.data<int64_t>()[i] = x.dim(i);
     out[0] = r;
 }
-
-std::vector<Variable*> ShapeOp::rop(GraphBuilder&, const Node&, std::span<Variable* const>) const { return {nullptr}; }
 
 ShapeIOp::ShapeIOp(int i) : Op(OpKind::ShapeI), m_i(i) {
     if (i < 0) throw std::invalid_argument("Shape_i: axis must be >= 0, got " + std::to_string(i));
@@ -33,7 +31,7 @@ std::vector<Type> ShapeIOp::inferTypes(std::span<const Type* const> in) const {
     return {Type::tensor(DType::Int64, {})};
 }
 
-void ShapeIOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void ShapeIOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     if (in[0].ndim() <= m_i)
         throw ExecError(name() + ": input of shape " + shapeToString(in[0].shape()) + " has too few dimensions");
     NDArray r = arrayop::reuseOrEmpty(out[0], DType::Int64, {});
@@ -42,8 +40,6 @@ void ShapeIOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDAr
 }
 
 nlohmann::json ShapeIOp::params() const { return {{"i", m_i}}; }
-
-std::vector<Variable*> ShapeIOp::rop(GraphBuilder&, const Node&, std::span<Variable* const>) const { return {nullptr}; }
 
 OpPtr makeShape() {
     static const OpPtr op = std::make_shared<ShapeOp>();

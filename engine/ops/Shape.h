@@ -1,7 +1,7 @@
 #pragma once
 // Shape(x) -> Vector(int64, shape=(ndim,)) and Shape_i{i}(x) -> Scalar(int64, shape=()).
 // Neither is differentiable: their forward derivative is zero (null).
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 namespace tl {
 
@@ -10,8 +10,7 @@ public:
     ShapeOp() : Op(OpKind::Shape) {}
     std::string name() const override { return "Shape"; }
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
 };
 
 class ShapeIOp final : public Op {
@@ -20,9 +19,8 @@ public:
     int axis() const { return m_i; }
     std::string name() const override { return "Shape_i{" + std::to_string(m_i) + "}"; }
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
     nlohmann::json params() const override;
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
 
 private:
     int m_i;

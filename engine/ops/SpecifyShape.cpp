@@ -1,6 +1,5 @@
 #include "ops/SpecifyShape.h"
 
-#include "builder/GraphBuilder.h"
 #include "ops/ArrayOpUtil.h"
 
 #include <nlohmann/json.hpp>
@@ -34,7 +33,7 @@ std::vector<Type> SpecifyShapeOp::inferTypesWithConstants(std::span<const Type* 
     return {out};
 }
 
-void SpecifyShapeOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void SpecifyShapeOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     const NDArray& x = in[0];
     const int nd = static_cast<int>(in.size()) - 1;
     if (x.ndim() != nd)
@@ -53,13 +52,6 @@ void SpecifyShapeOp::perform(ExecContext&, std::span<const NDArray> in, std::spa
         throw ExecError("SpecifyShape: got shape " + shapeToString(x.shape()) + ", expected " + shapeToString(expected) +
                         ": " + bad);
     out[0] = x;
-}
-
-std::vector<Variable*> SpecifyShapeOp::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> t) const {
-    if (!t[0]) return {nullptr};
-    std::vector<Var> ins{b.wrap(t[0])};
-    for (int i = 1; i < node.numInputs(); ++i) ins.push_back(b.wrap(node.input(i)));
-    return {b.apply1(node.opPtr(), std::move(ins)).get()};
 }
 
 OpPtr makeSpecifyShape() {

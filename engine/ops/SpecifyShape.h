@@ -2,7 +2,7 @@
 // SpecifyShape(x, d0, d1, ...): x, with its shape asserted at run time and made
 // static where the dims are constants. A view of x. (PyTensor's None dims, printed
 // as NoneConst inputs, are not represented: every dim is an input.)
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 namespace tl {
 
@@ -15,9 +15,8 @@ public:
     std::vector<Type> inferTypesWithConstants(std::span<const Type* const> inputs,
                                               std::span<const NDArray* const> constants) const override;
     /// Throws ExecError naming every dim that differs.
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
     AliasMap viewMap() const override { return {{0, {0}}}; }
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
 };
 
 OpPtr makeSpecifyShape();

@@ -1,6 +1,5 @@
 #include "ops/Subtensor.h"
 
-#include "builder/GraphBuilder.h"
 #include "ops/ArrayOpUtil.h"
 
 #include <nlohmann/json.hpp>
@@ -197,18 +196,11 @@ std::vector<Type> SubtensorOp::inferTypesWithConstants(std::span<const Type* con
     return {subtensorType(*in[0], m_entries, in.subspan(1), constants.empty() ? constants : constants.subspan(1), name())};
 }
 
-void SubtensorOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void SubtensorOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     out[0] = subtensorView(in[0], m_entries, in.subspan(1), name());
 }
 
 nlohmann::json SubtensorOp::params() const { return {{"idx_list", indexEntriesToJson(m_entries)}}; }
-
-std::vector<Variable*> SubtensorOp::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> t) const {
-    if (!t[0]) return {nullptr};
-    std::vector<Var> ins{b.wrap(t[0])};
-    for (int i = 1; i < node.numInputs(); ++i) ins.push_back(b.wrap(node.input(i)));
-    return {b.apply1(node.opPtr(), std::move(ins)).get()};
-}
 
 OpPtr makeSubtensor(std::vector<IndexEntry> entries) { return std::make_shared<SubtensorOp>(std::move(entries)); }
 

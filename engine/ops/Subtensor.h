@@ -3,7 +3,7 @@
 // (idx_list) is part of the op, the index values are graph inputs. The result is a
 // view of x. Printed "Subtensor{i}", "Subtensor{start:}", "Subtensor{:stop}",
 // "Subtensor{i, start:stop:step}", ... exactly as PyTensor.
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 #include <vector>
 
@@ -45,10 +45,9 @@ public:
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
     std::vector<Type> inferTypesWithConstants(std::span<const Type* const> inputs,
                                               std::span<const NDArray* const> constants) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
     AliasMap viewMap() const override { return {{0, {0}}}; }
     nlohmann::json params() const override;
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
 
 private:
     std::vector<IndexEntry> m_entries;

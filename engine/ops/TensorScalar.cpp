@@ -1,6 +1,5 @@
 #include "ops/TensorScalar.h"
 
-#include "builder/GraphBuilder.h"
 #include "ops/ArrayOpUtil.h"
 
 #include <nlohmann/json.hpp>
@@ -16,10 +15,6 @@ void copyScalar(const std::string& opName, const NDArray& in, NDArray& out) {
     out = r;
 }
 
-std::vector<Variable*> sameOpOnTangent(GraphBuilder& b, const Node& node, std::span<Variable* const> t) {
-    if (!t[0]) return {nullptr};
-    return {b.apply1(node.opPtr(), {b.wrap(t[0])}).get()};
-}
 } // namespace
 
 std::vector<Type> ScalarFromTensorOp::inferTypes(std::span<const Type* const> in) const {
@@ -29,12 +24,8 @@ std::vector<Type> ScalarFromTensorOp::inferTypes(std::span<const Type* const> in
     return {Type::scalar(in[0]->dtype)};
 }
 
-void ScalarFromTensorOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void ScalarFromTensorOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     copyScalar(name(), in[0], out[0]);
-}
-
-std::vector<Variable*> ScalarFromTensorOp::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> t) const {
-    return sameOpOnTangent(b, node, t);
 }
 
 std::vector<Type> TensorFromScalarOp::inferTypes(std::span<const Type* const> in) const {
@@ -43,12 +34,8 @@ std::vector<Type> TensorFromScalarOp::inferTypes(std::span<const Type* const> in
     return {Type::tensor(in[0]->dtype, {})};
 }
 
-void TensorFromScalarOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void TensorFromScalarOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     copyScalar(name(), in[0], out[0]);
-}
-
-std::vector<Variable*> TensorFromScalarOp::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> t) const {
-    return sameOpOnTangent(b, node, t);
 }
 
 OpPtr makeScalarFromTensor() {

@@ -1,7 +1,7 @@
 #pragma once
 // The two conversions between 0-d tensors and ScalarType values (pytensor.scalar):
 // ScalarFromTensor (0-d TensorType -> ScalarType) and TensorFromScalar (back).
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 namespace tl {
 
@@ -10,8 +10,7 @@ public:
     ScalarFromTensorOp() : Op(OpKind::ScalarFromTensor) {}
     std::string name() const override { return "ScalarFromTensor"; }
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
 };
 
 class TensorFromScalarOp final : public Op {
@@ -19,8 +18,7 @@ public:
     TensorFromScalarOp() : Op(OpKind::TensorFromScalar) {}
     std::string name() const override { return "TensorFromScalar"; }
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
 };
 
 OpPtr makeScalarFromTensor();

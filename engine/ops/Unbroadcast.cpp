@@ -1,6 +1,5 @@
 #include "ops/Unbroadcast.h"
 
-#include "builder/GraphBuilder.h"
 #include "ops/ArrayOpUtil.h"
 
 #include <algorithm>
@@ -34,16 +33,11 @@ std::vector<Type> UnbroadcastOp::inferTypes(std::span<const Type* const> in) con
     return {out};
 }
 
-void UnbroadcastOp::perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const {
+void UnbroadcastOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
     out[0] = in[0];
 }
 
 nlohmann::json UnbroadcastOp::params() const { return {{"axes", m_axes}}; }
-
-std::vector<Variable*> UnbroadcastOp::rop(GraphBuilder& b, const Node& node, std::span<Variable* const> t) const {
-    if (!t[0]) return {nullptr};
-    return {b.apply1(node.opPtr(), {b.wrap(t[0])}).get()};
-}
 
 OpPtr makeUnbroadcast(std::vector<int> axes) { return std::make_shared<UnbroadcastOp>(std::move(axes)); }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Unbroadcast{0}: forgets that the listed axes are statically 1 (PyTensor <= 2.28's
 // Unbroadcast, still printed by the seed's listings). A view of its input.
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 #include <vector>
 
@@ -15,10 +15,9 @@ public:
 
     std::string name() const override;
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
-    void perform(ExecContext& ctx, std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
     AliasMap viewMap() const override { return {{0, {0}}}; }
     nlohmann::json params() const override;
-    std::vector<Variable*> rop(GraphBuilder& b, const Node& node, std::span<Variable* const> tangents) const override;
 
 private:
     std::vector<int> m_axes;

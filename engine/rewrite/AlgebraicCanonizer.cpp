@@ -181,8 +181,8 @@ public:
     std::vector<std::string> tags() const override { return {"fast_run", "fast_compile", "canonicalize", "shape_unsafe"}; }
     std::vector<OpKind> rootKinds() const override { return {OpKind::Elemwise}; }
 
-    MatchResult match(const Node& node, const RewriteOptions&) const override {
-        if (roleOf(m_f, node) == Role::None) return MatchResult::fail("not a plain " + std::string(scalarOpInfo(m_f.main).key) + " family Elemwise");
+    MatchResult match(const Node& node, const RewriteOptions& options) const override {
+        if (roleOf(m_f, node) == Role::None) return MatchResult::fail(options, [&] { return std::string("not a plain " + std::string(scalarOpInfo(m_f.main).key) + " family Elemwise"); });
         const Type& out = node.output(0)->type();
         if (out.dtype == DType::Bool) return MatchResult::fail("bool output");
         if (!isFloat(out.dtype) && m_f.main == ScalarOpCode::Mul && roleOf(m_f, node) != Role::Main)
@@ -212,8 +212,8 @@ public:
                     continue;
                 }
                 if (v->type().dtype != out.dtype)
-                    return MatchResult::fail("term " + (v->owner() ? v->owner()->label() : std::string("input")) +
-                                             " has another dtype than the output");
+                    return MatchResult::fail(options, [&] { return std::string("term " + (v->owner() ? v->owner()->label() : std::string("input")) +
+                                             " has another dtype than the output"); });
                 (side == 0 ? m->num : m->denum).push_back(v);
             }
         }
@@ -238,7 +238,7 @@ public:
         // At least as specific as before: a folded constant of shape (3,) must not leave
         // a result of shape (?,) that could be shorter at run time.
         if (!rw::sameBroadcastPattern(*rt, out) || !out.accepts(*rt))
-            return MatchResult::fail("the result would not keep the output's shape " + out.toString());
+            return MatchResult::fail(options, [&] { return std::string("the result would not keep the output's shape " + out.toString()); });
         return MatchResult::ok(std::move(m));
     }
 

@@ -15,6 +15,7 @@
 // A kernel that raises (index out of range, shape mismatch) leaves the node alone, so
 // the error still happens when the graph runs.
 #include "exec/ExecContext.h"
+#include "exec/Executor.h"
 #include "rewrite/Rewrites.h"
 
 #include <exception>
@@ -74,16 +75,16 @@ public:
         return kinds;
     }
 
-    MatchResult match(const Node& node, const RewriteOptions&) const override {
+    MatchResult match(const Node& node, const RewriteOptions& options) const override {
         for (int i = 0; i < node.numInputs(); ++i)
-            if (!node.input(i)->isConstant()) return MatchResult::fail("input " + std::to_string(i) + " is not a constant");
+            if (!node.input(i)->isConstant()) return MatchResult::fail(options, [&] { return std::string("input " + std::to_string(i) + " is not a constant"); });
         if (!node.op().destroyMap().empty()) return MatchResult::fail("the node destroys an input");
         std::string why;
-        if (node.op().kind() == OpKind::Alloc && !allocFoldable(node, why)) return MatchResult::fail(why);
+        if (node.op().kind() == OpKind::Alloc && !allocFoldable(node, why)) return MatchResult::fail(options, [&] { return std::string(why); });
         if (node.op().kind() == OpKind::Assert)
             for (int i = 1; i < node.numInputs(); ++i)
                 if (node.input(i)->constantValue().size() != 1 || node.input(i)->constantValue().item() == 0.0)
-                    return MatchResult::fail("condition " + std::to_string(i) + " is not a constant true");
+                    return MatchResult::fail(options, [&] { return std::string("condition " + std::to_string(i) + " is not a constant true"); });
 
         std::vector<NDArray> ins;
         for (const Variable* v : node.inputs()) ins.push_back(v->constantValue());
@@ -93,26 +94,26 @@ public:
             MemoryTrackerScope untracked(nullptr);
             ExecContext ctx;
             try {
-                node.op().perform(ctx, ins, outs);
+                performOp(ctx, node.op(), ins, outs);
             } catch (const std::exception& e) {
-                return MatchResult::fail(std::string("the kernel raised: ") + e.what());
+                return MatchResult::fail(options, [&] { return std::string(std::string("the kernel raised: ") + e.what()); });
             }
             auto m = std::make_unique<FoldMatch>();
             for (int k = 0; k < node.numOutputs(); ++k) {
                 const Variable* out = node.output(k);
-                if (!outs[k].valid()) return MatchResult::fail("the kernel left output " + std::to_string(k) + " empty");
+                if (!outs[k].valid()) return MatchResult::fail(options, [&] { return std::string("the kernel left output " + std::to_string(k) + " empty"); });
                 if (outs[k].dtype() != out->type().dtype)
-                    return MatchResult::fail("the kernel returned " + std::string(dtypeName(outs[k].dtype())) +
-                                             " for a " + out->type().toString());
+                    return MatchResult::fail(options, [&] { return std::string("the kernel returned " + std::string(dtypeName(outs[k].dtype())) +
+                                             " for a " + out->type().toString()); });
                 Type t = out->type();
                 if (!t.isScalarType()) {
                     // PyTensor's make_constant narrows the type to the value's shape.
                     if (outs[k].ndim() != t.ndim())
-                        return MatchResult::fail("the kernel returned a " + std::to_string(outs[k].ndim()) +
-                                                 "-d value for a " + t.toString());
+                        return MatchResult::fail(options, [&] { return std::string("the kernel returned a " + std::to_string(outs[k].ndim()) +
+                                                 "-d value for a " + t.toString()); });
                     t = Type::tensor(t.dtype, outs[k].shape());
                     if (!out->type().accepts(t))
-                        return MatchResult::fail("the value's shape does not fit " + out->type().toString());
+                        return MatchResult::fail(options, [&] { return std::string("the value's shape does not fit " + out->type().toString()); });
                 }
                 m->types.push_back(t);
                 // A view of an input constant (Subtensor, DimShuffle) gets storage of its own.
@@ -128,7 +129,7 @@ public:
         std::vector<std::pair<VarId, int>> outs;
         for (int k = 0; k < node.numOutputs(); ++k)
             if (m.values[k].valid()) outs.emplace_back(node.output(k)->id(), k);
-        Graph& g = rewriter.graph();
+        const Graph& g = rewriter.graph();
         for (auto [id, k] : outs) {
             Variable* old = g.findVariable(id);
             if (!old) continue;

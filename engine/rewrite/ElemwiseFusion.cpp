@@ -3,9 +3,10 @@
 // Composite; a member value also read outside the group becomes an extra
 // output, and a value computed twice inside the group is computed once.
 //   Exp(x) - 5, Exp(x) * dx  ->  Composite{...}(x, dx) with outputs (exp(i0) - 5, exp(i0) * i1)
+#include "ir/GraphAssembler.h"
 #include "ops/Elemwise.h"
 #include "ops/ScalarOp.h"
-#include "rewrite/FusionGroups.h"
+#include "analysis/FusionGroups.h"
 #include "rewrite/Rewrites.h"
 
 #include <cstring>
@@ -53,7 +54,7 @@ public:
         m_scalar.setOutputs(m_outputs);
         return true;
     }
-    const Graph& scalarGraph() const { return m_scalar; }
+    const Graph& scalarGraph() const { return m_scalar.graph(); }
     const std::vector<Variable*>& externals() const { return m_externals; }
     /// (member output read outside the group, composite output index)
     const std::vector<std::pair<Variable*, int>>& replacements() const { return m_replacements; }
@@ -127,7 +128,7 @@ private:
     const std::vector<Node*>& m_members;
     bool m_inline;
     std::unordered_set<const Node*> m_inGroup;
-    Graph m_scalar;
+    GraphAssembler m_scalar;
     std::unordered_map<const Variable*, Variable*> m_map;  // outer variable -> scalar variable
     std::vector<Variable*> m_externals;
     std::unordered_map<std::string, Variable*> m_memo, m_constants;

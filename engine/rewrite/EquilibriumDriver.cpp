@@ -31,7 +31,7 @@ EquilibriumDriver::EquilibriumDriver(std::string name, std::vector<std::string> 
       m_maxRewrites(maxRewrites) {}
 
 bool EquilibriumDriver::run(Rewriter& rewriter, const RewriteOptions& options) {
-    Graph& g = rewriter.graph();
+    const Graph& g = rewriter.graph();
     m_fired = 0;
     m_converged = true;
     // Rewrites by root kind, so each node only meets the rewrites that can fire on it.
@@ -46,7 +46,7 @@ bool EquilibriumDriver::run(Rewriter& rewriter, const RewriteOptions& options) {
         queued.insert(n->id());
     }
     TouchedNodes touched;
-    rewriter.addListener(&touched);
+    ScopedListener listening(rewriter, &touched);
     bool changed = false;
     while (!work.empty()) {
         NodeId id = work.front();
@@ -57,18 +57,19 @@ bool EquilibriumDriver::run(Rewriter& rewriter, const RewriteOptions& options) {
         for (const NodeRewrite* r : byKind[static_cast<int>(node->op().kind())]) {
             MatchResult m = r->match(*node, options);
             if (!m) {
-                if (options.explain && !m.whyNot.empty()) rewriter.matchFailure(r->name(), *node, m.whyNot);
+                if (!m.whyNot().empty()) rewriter.notifyMatchFailure(r->name(), *node, [&] { return std::string(m.whyNot()); });
                 continue;
             }
             if (m_fired >= m_maxRewrites) {
                 m_converged = false;
-                rewriter.removeListener(&touched);
                 return changed;
             }
             touched.nodes.clear();
-            rewriter.beginRewrite(r->name(), node);
-            r->apply(rewriter, *node, *m.match, options);
-            rewriter.endRewrite(r->name(), true);
+            {
+                RewriteScope step(rewriter, r->name(), node);
+                r->apply(rewriter, *node, *m.match, options);
+                step.setChanged();
+            }
             ++m_fired;
             changed = true;
             for (NodeId t : touched.nodes)
@@ -76,7 +77,6 @@ bool EquilibriumDriver::run(Rewriter& rewriter, const RewriteOptions& options) {
             break;  // the node may be gone or different: offer it again if it was touched
         }
     }
-    rewriter.removeListener(&touched);
     return changed;
 }
 

@@ -1,5 +1,5 @@
 // The FAST_RUN-like pipeline, phase by phase, in PyTensor's optdb order
-// (SEMANTICS.md §4). One readable list: what runs, in which order.
+// (docs/semantics.md#rewrite-pipeline). One readable list: what runs, in which order.
 #include "rewrite/EquilibriumDriver.h"
 #include "rewrite/Pipeline.h"
 #include "rewrite/Rewrites.h"

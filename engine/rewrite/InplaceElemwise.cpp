@@ -4,7 +4,7 @@
 // input before the node; never a constant, a graph input or a graph output.
 //   Exp(Add(x, y)) -> Exp{inplace}(Add(x, y)), d={0: [0]}
 #include "ops/Elemwise.h"
-#include "rewrite/DestroyChecker.h"
+#include "analysis/DestroyChecker.h"
 #include "rewrite/Rewrites.h"
 
 namespace tl {

@@ -4,7 +4,7 @@
 // graph output (or a view of one).
 //   SetSubtensor{:stop}(AllocEmpty(2, 7), init, 1) -> the same with d={0: [0]}
 #include "ops/IncSubtensor.h"
-#include "rewrite/DestroyChecker.h"
+#include "analysis/DestroyChecker.h"
 #include "rewrite/Rewrites.h"
 
 namespace tl {

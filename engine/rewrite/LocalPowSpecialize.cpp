@@ -21,7 +21,7 @@ public:
     std::vector<std::string> tags() const override { return {"fast_run", "specialize"}; }
     std::vector<OpKind> rootKinds() const override { return {OpKind::Elemwise}; }
 
-    MatchResult match(const Node& node, const RewriteOptions&) const override {
+    MatchResult match(const Node& node, const RewriteOptions& options) const override {
         auto code = rw::plainElemwiseCode(node);
         if (!code || *code != ScalarOpCode::Pow) return MatchResult::fail("not pow");
         auto y = rw::uniqueValue(*node.input(1));
@@ -35,7 +35,7 @@ public:
         const double e = y->item();
         if (e == 2.0) m->op = ScalarOpCode::Sqr;
         else if (e == 0.5) m->op = ScalarOpCode::Sqrt;
-        else if (e != 1.0) return MatchResult::fail("exponent " + std::to_string(e) + " has no cheaper form here");
+        else if (e != 1.0) return MatchResult::fail(options, [&] { return std::string("exponent " + std::to_string(e) + " has no cheaper form here"); });
         if (m->op) {
             auto t = rw::elemwiseTypeOf(*m->op, {Type::tensor(out.dtype, x->type().shape)});
             if (!t) return MatchResult::fail("the cheaper op rejects x's dtype");

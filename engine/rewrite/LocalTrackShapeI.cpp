@@ -31,7 +31,7 @@ public:
     }
     std::vector<OpKind> rootKinds() const override { return {OpKind::ShapeI}; }
 
-    MatchResult match(const Node& node, const RewriteOptions&) const override {
+    MatchResult match(const Node& node, const RewriteOptions& options) const override {
         const int i = static_cast<const ShapeIOp&>(node.op()).axis();
         const Variable* y = node.input(0);
         const Node* p = y->owner();
@@ -43,7 +43,7 @@ public:
         case OpKind::SpecifyShape: m->dim = p->input(1 + i); break;
         case OpKind::DimShuffle: {
             const int a = static_cast<const DimShuffleOp&>(p->op()).newOrder().at(static_cast<size_t>(i));
-            if (a < 0) return MatchResult::fail("dim " + std::to_string(i) + " is a new broadcastable axis");
+            if (a < 0) return MatchResult::fail(options, [&] { return std::string("dim " + std::to_string(i) + " is a new broadcastable axis"); });
             m->shapeOf = p->input(0);
             m->axis = a;
             break;
@@ -53,7 +53,7 @@ public:
             m->shapeOf = p->input(0);
             m->axis = i;
             break;
-        default: return MatchResult::fail(p->label() + " does not fix the shape by its inputs");
+        default: return MatchResult::fail(options, [&] { return std::string(p->label() + " does not fix the shape by its inputs"); });
         }
         if (m->dim && !m->dim->isConstant() && m->dim->type().isScalarType() && !isInteger(m->dim->type().dtype))
             return MatchResult::fail("the dim is not an integer");

@@ -28,7 +28,7 @@ public:
     }
     std::vector<OpKind> rootKinds() const override { return {OpKind::Alloc}; }
 
-    MatchResult match(const Node& node, const RewriteOptions&) const override {
+    MatchResult match(const Node& node, const RewriteOptions& options) const override {
         const Variable* x = node.input(0);
         const Type& xt = x->type();
         const Type& out = node.output(0)->type();
@@ -39,7 +39,7 @@ public:
             if (dimIsShapeOf(*dim, *x, d)) continue;
             auto c = rw::constantIntOf(*dim);
             if (c && xt.shape[d] != kUnknownDim && *c == xt.shape[d]) continue;
-            return MatchResult::fail("dim " + std::to_string(d) + " may differ from the value's length");
+            return MatchResult::fail(options, [&] { return std::string("dim " + std::to_string(d) + " may differ from the value's length"); });
         }
         return MatchResult::ok(std::make_unique<RewriteMatch>());
     }

@@ -17,14 +17,14 @@ public:
     }
     std::vector<OpKind> rootKinds() const override { return {OpKind::SpecifyShape}; }
 
-    MatchResult match(const Node& node, const RewriteOptions&) const override {
+    MatchResult match(const Node& node, const RewriteOptions& options) const override {
         const Type& t = node.input(0)->type();
         for (int d = 0; d < t.ndim(); ++d) {
             if (t.shape[d] == kUnknownDim)
-                return MatchResult::fail("dim " + std::to_string(d) + " of the input is not static");
+                return MatchResult::fail(options, [&] { return std::string("dim " + std::to_string(d) + " of the input is not static"); });
             auto c = rw::constantIntOf(*node.input(1 + d));
-            if (!c) return MatchResult::fail("specified dim " + std::to_string(d) + " is not a constant");
-            if (*c != t.shape[d]) return MatchResult::fail("specified dim " + std::to_string(d) + " differs from the type");
+            if (!c) return MatchResult::fail(options, [&] { return std::string("specified dim " + std::to_string(d) + " is not a constant"); });
+            if (*c != t.shape[d]) return MatchResult::fail(options, [&] { return std::string("specified dim " + std::to_string(d) + " differs from the type"); });
         }
         return MatchResult::ok(std::make_unique<RewriteMatch>());
     }

@@ -26,8 +26,8 @@
 // Trace: constants merge in one step per value (all copies of `2.0` at once: one
 // fact); nodes in one step per merged node, rooted at the survivor, so the GUI
 // shows each duplicate disappear.
-#include "rewrite/DestroyHandler.h"
-#include "rewrite/GraphEquality.h"
+#include "analysis/DestroyHandler.h"
+#include "analysis/GraphEquality.h"
 #include "rewrite/Rewrites.h"
 
 #include <string>
@@ -100,7 +100,7 @@ bool MergePass::run(Rewriter& rewriter, const RewriteOptions&) {
 }
 
 bool MergePass::mergeConstants(Rewriter& rewriter) {
-    Graph& g = rewriter.graph();
+    const Graph& g = rewriter.graph();
     // Groups of equal constants in id order: the oldest copy survives.
     std::unordered_multimap<size_t, Variable*> seen;
     std::vector<std::vector<Variable*>> groups;  // [survivor, copies...]
@@ -139,7 +139,7 @@ bool MergePass::mergeConstants(Rewriter& rewriter) {
 }
 
 bool MergePass::mergeNodes(Rewriter& rewriter) {
-    Graph& g = rewriter.graph();
+    const Graph& g = rewriter.graph();
     // Values some node destroys (through any chain of views): their producers stay apart.
     std::unordered_set<const Variable*> destroyedRoots;
     for (const Node* n : g.nodes())

@@ -4,7 +4,7 @@
 // two outputs in one buffer nor an output that overwrites their input.
 //   outputs (x[1:], x[1:]) -> (DeepCopyOp(x[1:]), ...) ; output x -> DeepCopyOp(x)
 #include "ops/DeepCopy.h"
-#include "rewrite/DestroyHandler.h"
+#include "analysis/DestroyHandler.h"
 #include "rewrite/Rewrites.h"
 
 #include <unordered_map>
@@ -26,7 +26,7 @@ public:
     std::vector<std::string> tags() const override { return {"fast_run", "output_protection", "insert_deepcopy"}; }
 
     bool run(Rewriter& rewriter, const RewriteOptions&) override {
-        Graph& g = rewriter.graph();
+        const Graph& g = rewriter.graph();
         const size_t n = g.outputs().size();
         // Two outputs share memory exactly when they have the same alias root.
         std::vector<const Variable*> roots(n);

@@ -1,9 +1,9 @@
 #include "rewrite/Pipeline.h"
 
 #include "ir/Fingerprint.h"
-#include "rewrite/DestroyHandler.h"
+#include "analysis/DestroyHandler.h"
 #include "rewrite/EquilibriumDriver.h"
-#include "rewrite/TraceRecorder.h"
+#include "trace/TraceRecorder.h"
 
 #include <algorithm>
 

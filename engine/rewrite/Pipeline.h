@@ -1,9 +1,9 @@
 #pragma once
-// The pass manager (STYLE.md pattern 5): an ordered list of named phases, each a
+// The pass manager (docs/conventions.md#the-pass-manager): an ordered list of named phases, each a
 // list of passes; enable/disable by name or tag; validation after every pass that
 // changed the graph; a trace of every step.
 #include "rewrite/RewriteBase.h"
-#include "rewrite/Trace.h"
+#include "trace/Trace.h"
 
 #include <functional>
 #include <memory>
@@ -47,7 +47,7 @@ struct RewriteDescription {
 
 class Pipeline {
 public:
-    /// The FAST_RUN-like pipeline of SEMANTICS.md §4.
+    /// The FAST_RUN-like pipeline of docs/semantics.md#rewrite-pipeline.
     static Pipeline fastRun();
     /// The pipeline run inside Scan step graphs (merge, canonicalize, fusion).
     static Pipeline innerGraph();

@@ -1,5 +1,5 @@
 #pragma once
-// The shapes of a rewrite (STYLE.md pattern 3): a node rewrite has a match()
+// The shapes of a rewrite (docs/conventions.md#rewrites): a node rewrite has a match()
 // that never mutates and returns everything apply() needs, and an apply() that
 // never re-matches. A graph pass sees the whole graph at once.
 #include "ir/Rewriter.h"
@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace tl {
@@ -27,13 +28,38 @@ struct RewriteMatch {
     virtual ~RewriteMatch() = default;
 };
 
-/// Result of match(): a match, or the reason there is none.
-struct MatchResult {
+/// Result of match(): a match, or the reason there is none. Most nodes a rewrite
+/// is offered do not match, so a reason costs nothing unless it is recorded: a
+/// literal is kept as a pointer, and a composed reason is built by a callback
+/// only when the options ask for explanations.
+class MatchResult {
+public:
     std::unique_ptr<RewriteMatch> match;
-    std::string whyNot;
-    static MatchResult fail(std::string why) { return MatchResult{nullptr, std::move(why)}; }
-    template <typename M> static MatchResult ok(std::unique_ptr<M> m) { return MatchResult{std::move(m), {}}; }
+
+    static MatchResult fail(const char* why) {
+        MatchResult r;
+        r.m_literal = why;
+        return r;
+    }
+    template <typename ReasonFn>
+        requires std::is_invocable_v<ReasonFn>
+    static MatchResult fail(const RewriteOptions& options, ReasonFn&& why) {
+        MatchResult r;
+        if (options.explain) r.m_built = why();
+        return r;
+    }
+    template <typename M> static MatchResult ok(std::unique_ptr<M> m) {
+        MatchResult r;
+        r.match = std::move(m);
+        return r;
+    }
     explicit operator bool() const { return match != nullptr; }
+    /// Why there is no match (empty when it was not built, or for a match).
+    std::string_view whyNot() const { return m_literal ? std::string_view(m_literal) : std::string_view(m_built); }
+
+private:
+    const char* m_literal = nullptr;
+    std::string m_built;
 };
 
 class NodeRewrite {
@@ -55,8 +81,9 @@ public:
     virtual ~GraphPass() = default;
     virtual std::string_view name() const = 0;
     virtual std::vector<std::string> tags() const { return {}; }
-    /// Runs over the graph; returns true when it changed anything. Each change
-    /// is wrapped in rewriter.beginRewrite/endRewrite so the trace sees one step per change.
+    /// Runs over the graph; returns true when it changed anything. Each change is
+    /// one RewriteScope, so the trace sees one step per change; each candidate it
+    /// leaves alone is reported with Rewriter::notifyMatchFailure.
     virtual bool run(Rewriter& rewriter, const RewriteOptions& options) = 0;
 };
 

@@ -1,13 +1,14 @@
 #pragma once
-// Factories of every rewrite and pass, one per file under rewrite/ (STYLE.md
-// pattern 3). The pipelines in FastRunPipeline.cpp list them in order.
+// Factories of every rewrite and pass, one per file under rewrite/
+// (docs/conventions.md#one-rewrite-one-file). The pipelines in
+// FastRunPipeline.cpp list them in order.
 #include "rewrite/RewriteBase.h"
 
 #include <memory>
 
 namespace tl {
 
-// ---- merge, shape, useless, canonicalize, specialize (helper R1) ----
+// ---- merge, shape, useless, canonicalize, specialize ----
 /// merge: CSE of equal constants and equivalent nodes (PyTensor's MergeOptimizer).
 /// Phases merge and canonicalize (after its driver, as PyTensor's merge1.2).
 std::unique_ptr<GraphPass> makeMergePass();
@@ -45,7 +46,7 @@ std::unique_ptr<GraphPass> makeUselessDriver();
 std::unique_ptr<GraphPass> makeCanonicalizeDriver();
 std::unique_ptr<GraphPass> makeSpecializeDriver();
 
-// ---- fusion, inner graphs, inplace, output protection (helper R2) ----
+// ---- fusion, inner graphs, inplace, output protection ----
 /// elemwise_fusion: PyTensor's FusionOptimizer: connected Elemwise nodes of one broadcast
 /// pattern (and readers of one shared full-size input) -> one multi-output Composite.
 /// Phase fusion; also in Pipeline::innerGraph().
@@ -80,11 +81,11 @@ const NodeRewrite& scanRemoveUnusedInputs();
 /// scan_merge_inouts: an outer variable given twice as a sequence (or non_sequence) is read once.
 const NodeRewrite& scanMergeInouts();
 
-// ---- scan (helper R4) ----
+// ---- scan ----
 /// scan_merge_states: merges traced states (and nit_sots) of one Scan that compute the
-/// same sequence (SEMANTICS.md §4.2). Phase scan_merge, after scan_merge.
+/// same sequence (docs/semantics.md#duplicate-states). Phase scan_merge, after scan_merge.
 const NodeRewrite& scanMergeStates();
-/// scan_save_mem: PyTensor's ScanSaveMem with exact or PyTensor buffer sizing (§4.1).
+/// scan_save_mem: PyTensor's ScanSaveMem with exact or PyTensor buffer sizing (docs/semantics.md#scan-buffers).
 const NodeRewrite& scanSaveMem();
 
 } // namespace tl

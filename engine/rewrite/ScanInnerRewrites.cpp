@@ -4,10 +4,10 @@
 // body; the loop's outer inputs and outputs stay as they were.
 //   Scan{body: Exp(x) - 5, Exp(x) * dx}  ->  Scan{body: Composite{...}(x, dx)}
 #include "ir/Fingerprint.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/Pipeline.h"
 #include "rewrite/Rewrites.h"
-#include "rewrite/ScanReuseProof.h"
+#include "analysis/ScanReuseProof.h"
 
 #include <algorithm>
 

@@ -4,8 +4,8 @@
 // Only where the destroy handler allows it: the buffer is not a graph input or a
 // constant, nothing reads it afterwards, no other state uses the same storage.
 #include "ir/Rewriter.h"
-#include "ops/Scan.h"
-#include "rewrite/DestroyChecker.h"
+#include "ops/ScanOp.h"
+#include "analysis/DestroyChecker.h"
 #include "rewrite/RewriteBase.h"
 #include "rewrite/Rewrites.h"
 

@@ -3,11 +3,12 @@
 //   scan_a(n, ...) , scan_b(n, ...)  ->  scan_{a&b}(n, ...a, ...b)
 // States keep the order of the loops merged (a's first), category by category.
 #include "ir/Rewriter.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/RewriteBase.h"
 #include "rewrite/Rewrites.h"
 #include "rewrite/ScanRebuild.h"
-#include "rewrite/StepGraphCopy.h"
+#include "ir/GraphCopy.h"
+#include "rewrite/ScanRebuild.h"
 
 #include <unordered_map>
 #include <unordered_set>
@@ -71,7 +72,7 @@ ScanInfo mergedInfo(const std::vector<const ScanInfo*>& parts) {
 
 // The step graphs of `loops` side by side, inputs and outputs category by category.
 std::shared_ptr<const Graph> mergedInner(const std::vector<const ScanOp*>& loops) {
-    auto g = std::make_shared<Graph>();
+    GraphAssembler a;
     std::vector<std::unordered_map<const Variable*, Variable*>> maps(loops.size());
     std::vector<Ranges> ranges;
     for (const ScanOp* l : loops) ranges.push_back(rangesOf(l->info()));
@@ -79,9 +80,9 @@ std::shared_ptr<const Graph> mergedInner(const std::vector<const ScanOp*>& loops
         for (size_t l = 0; l < loops.size(); ++l) {
             const Graph& src = *loops[l]->inner();
             for (int k = ranges[l].innerIn[c].first; k < ranges[l].innerIn[c].second; ++k)
-                maps[l][src.inputs()[k]] = g->addInput(src.inputs()[k]->type());
+                maps[l][src.inputs()[k]] = a.addInput(src.inputs()[k]->type());
         }
-    for (size_t l = 0; l < loops.size(); ++l) copyNodesInto(*g, *loops[l]->inner(), maps[l]);
+    for (size_t l = 0; l < loops.size(); ++l) copyGraphInto(a, *loops[l]->inner(), maps[l], CopyIds::Fresh);
     std::vector<Variable*> outs;
     for (size_t c = 0; c < ranges[0].innerOut.size(); ++c)
         for (size_t l = 0; l < loops.size(); ++l) {
@@ -89,7 +90,8 @@ std::shared_ptr<const Graph> mergedInner(const std::vector<const ScanOp*>& loops
             for (int k = ranges[l].innerOut[c].first; k < ranges[l].innerOut[c].second; ++k)
                 outs.push_back(maps[l].at(src.outputs()[k]));
         }
-    g->setOutputs(std::move(outs));
+    a.setOutputs(std::move(outs));
+    std::shared_ptr<Graph> g = a.finish();
     return g;
 }
 

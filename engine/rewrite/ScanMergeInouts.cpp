@@ -3,12 +3,13 @@
 // non_sequences, reads it once. The second copy is left unread, for
 // scan_remove_constants_and_unused_inputs to drop.
 //   scan(f(x_t, y_t), xs, xs) -> scan(f(x_t, x_t), xs, xs)
-// (Duplicate recurrent states are scan_merge_states's job: SEMANTICS.md §4.2.)
+// (Duplicate recurrent states are scan_merge_states's job: docs/semantics.md#duplicate-states.)
 #include "ir/Rewriter.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/RewriteBase.h"
 #include "rewrite/Rewrites.h"
-#include "rewrite/StepGraphCopy.h"
+#include "ir/GraphCopy.h"
+#include "rewrite/ScanRebuild.h"
 
 #include <unordered_map>
 
@@ -53,14 +54,15 @@ public:
         const auto& scan = static_cast<const ScanOp&>(node.op());
         auto keep = scan.inner();
         const Graph& old = *keep;
-        auto g = std::make_shared<Graph>();
+        GraphAssembler a;
         std::unordered_map<const Variable*, Variable*> map;
-        for (const Variable* in : old.inputs()) map[in] = g->addInput(in->type());
+        for (const Variable* in : old.inputs()) map[in] = a.addInput(in->type());
         for (auto [j, i] : m.alias) map[old.inputs()[j]] = map.at(old.inputs()[i]);
-        copyNodesInto(*g, old, map);
+        copyGraphInto(a, old, map, CopyIds::Fresh);
         std::vector<Variable*> outs;
         for (const Variable* o : old.outputs()) outs.push_back(map.at(o));
-        g->setOutputs(std::move(outs));
+        a.setOutputs(std::move(outs));
+        std::shared_ptr<Graph> g = a.finish();
         std::vector<Variable*> ins(node.inputs().begin(), node.inputs().end());
         Node* fresh = rw.create(makeScan(scan.info(), g, scan.scanName(), scan.inplaceStates(), scan.reuseProvenSafe()), std::move(ins));
         rw.cloned(fresh->id(), node.id());

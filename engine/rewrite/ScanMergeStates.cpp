@@ -1,4 +1,4 @@
-// scan_merge_states (SEMANTICS.md §4.2, no PyTensor counterpart):
+// scan_merge_states (docs/semantics.md#duplicate-states, no PyTensor counterpart):
 // x' = f(x, y), y' = f(y, x), x0 == y0  ->  one state x; every reader of y reads x.
 //
 // Two traced states of one Scan compute the same sequence when they start from
@@ -12,10 +12,10 @@
 // over the steps: equal before the step, equal after). nit_sot outputs join in
 // for free: equal numbers and equal row counts make equal traces.
 #include "ops/IncSubtensor.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/Rewrites.h"
 #include "rewrite/ScanRebuild.h"
-#include "rewrite/ValueNumbering.h"
+#include "analysis/ValueNumbering.h"
 
 #include <map>
 #include <tuple>

@@ -2,7 +2,8 @@
 
 #include "ops/DimShuffle.h"
 #include "ops/Elemwise.h"
-#include "rewrite/StepGraphCopy.h"
+#include "ir/GraphCopy.h"
+#include "rewrite/ScanRebuild.h"
 
 #include <stdexcept>
 
@@ -119,20 +120,21 @@ Node* rebuildWithNewInputs(Rewriter& rw, Node& scanNode,
     ni.nSeqs += static_cast<int>(newSeqs.size());
     ni.nNonSeqs += static_cast<int>(newNonSeqs.size());
 
-    auto g = std::make_shared<Graph>();
+    GraphAssembler a;
     std::unordered_map<const Variable*, Variable*> map;
     auto place = [&](int from, int to) {
-        for (int i = from; i < to; ++i) map[old.inputs()[i]] = g->addInput(old.inputs()[i]->type());
+        for (int i = from; i < to; ++i) map[old.inputs()[i]] = a.addInput(old.inputs()[i]->type());
     };
     place(0, info.nSeqs);
-    for (auto& [stepVar, outerVar] : newSeqs) map[stepVar] = g->addInput(stepVar->type());
+    for (auto& [stepVar, outerVar] : newSeqs) map[stepVar] = a.addInput(stepVar->type());
     place(info.nSeqs, info.numInnerInputs());
-    for (auto& [stepVar, outerVar] : newNonSeqs) map[stepVar] = g->addInput(stepVar->type());
+    for (auto& [stepVar, outerVar] : newNonSeqs) map[stepVar] = a.addInput(stepVar->type());
     // Pushed-out values are already mapped to their new inputs, so their nodes are not copied.
-    copyNodesInto(*g, old, map);
+    copyGraphInto(a, old, map, CopyIds::Fresh);
     std::vector<Variable*> outs;
     for (const Variable* o : old.outputs()) outs.push_back(map.at(o));
-    g->setOutputs(std::move(outs));
+    a.setOutputs(std::move(outs));
+    std::shared_ptr<Graph> g = a.finish();
     // Nodes no step output needs any more (the pushed-out ones' inputs) are dropped.
     {
         Rewriter inner(*g);

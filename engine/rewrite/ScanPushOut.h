@@ -3,7 +3,7 @@
 // computed outside the loop, computing them there, and rebuilding the loop so the
 // step reads them as new sequences / non_sequences.
 #include "ir/Rewriter.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 
 #include <unordered_map>
 #include <vector>

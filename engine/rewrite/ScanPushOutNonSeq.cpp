@@ -1,7 +1,7 @@
 // scan_push_out_non_seq (PyTensor's push_out_non_seq_scan): work that depends only on
 // non_sequences is the same at every step, so it runs once before the loop.
 //   scan(y' = y + w*2, w) -> v = w*2; scan(y' = y + v, v)
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/RewriteBase.h"
 #include "rewrite/Rewrites.h"
 #include "rewrite/ScanPushOut.h"

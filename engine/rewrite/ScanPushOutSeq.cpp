@@ -2,7 +2,7 @@
 // leaves the loop and runs once over the whole sequence.
 //   scan(h' = h*0.5 + exp(x_t)*2, xs) -> e = exp(xs)*2; scan(h' = h*0.5 + e_t, e)
 // A nit_sot that is only such work becomes the outer value itself (no loop left).
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/RewriteBase.h"
 #include "rewrite/Rewrites.h"
 #include "rewrite/ScanPushOut.h"

@@ -1,8 +1,10 @@
 #include "rewrite/ScanRebuild.h"
 
+#include "analysis/GraphEquality.h"
+#include "analysis/ValueNumbering.h"
+#include "ir/GraphCopy.h"
+#include "ir/GraphWalk.h"
 #include "ops/IncSubtensor.h"
-#include "rewrite/GraphEquality.h"
-#include "rewrite/ValueNumbering.h"
 
 #include <stdexcept>
 #include <unordered_set>
@@ -57,12 +59,12 @@ std::shared_ptr<const Graph> rebuildInnerGraph(const Graph& inner, const std::ve
                                                const std::vector<bool>& keepOutput,
                                                const std::unordered_map<int, int>& inputAlias,
                                                const std::unordered_map<int, int>& outputAlias, bool dedup) {
-    auto g = std::make_shared<Graph>();
-    g->reserveIds(inner.nextNodeId(), inner.nextVarId());
+    GraphAssembler g;
+    g.reserveIds(inner.nextNodeId(), inner.nextVarId());
     std::unordered_map<const Variable*, Variable*> map;
     const auto& ins = inner.inputs();
     for (size_t i = 0; i < ins.size(); ++i)
-        if (keepInput[i]) map[ins[i]] = g->addInput(ins[i]->type(), ins[i]->name(), ins[i]->id());
+        if (keepInput[i]) map[ins[i]] = g.addInput(ins[i]->type(), ins[i]->name(), ins[i]->id());
     for (auto [from, to] : inputAlias) {
         if (!keepInput[to]) throw std::logic_error("rebuildInnerGraph: inner input " + std::to_string(from) +
                                                    " is read through inner input " + std::to_string(to) + ", which is removed");
@@ -76,19 +78,6 @@ std::shared_ptr<const Graph> rebuildInnerGraph(const Graph& inner, const std::ve
         auto it = outputAlias.find(static_cast<int>(j));
         sources.push_back(inner.output(it == outputAlias.end() ? static_cast<int>(j) : it->second));
     }
-    std::unordered_set<const Node*> needed;
-    {
-        std::vector<const Node*> stack;
-        for (const Variable* v : sources)
-            if (v->owner() && needed.insert(v->owner()).second) stack.push_back(v->owner());
-        while (!stack.empty()) {
-            const Node* n = stack.back();
-            stack.pop_back();
-            for (const Variable* in : n->inputs())
-                if (in->owner() && needed.insert(in->owner()).second) stack.push_back(in->owner());
-        }
-    }
-
     std::vector<Variable*> constants;
     auto lookup = [&](const Variable* v) -> Variable* {
         if (auto it = map.find(v); it != map.end()) return it->second;
@@ -98,7 +87,7 @@ std::shared_ptr<const Graph> rebuildInnerGraph(const Graph& inner, const std::ve
                 for (Variable* k : constants)
                     if (constantsEqual(*k, *v)) c = k;
             if (!c) {
-                c = g->addConstant(v->constantValue(), v->type(), v->name(), v->id());
+                c = copyConstant(g, *v, CopyIds::Keep);
                 constants.push_back(c);
             }
             return map[v] = c;
@@ -110,8 +99,7 @@ std::shared_ptr<const Graph> rebuildInnerGraph(const Graph& inner, const std::ve
     // Copy in topological order; with dedup, a node equal to one already copied (same op,
     // same new inputs) is not copied again: the step computes each value once.
     std::unordered_map<size_t, std::vector<Node*>> seen;
-    for (Node* n : inner.toposort()) {
-        if (!needed.count(n)) continue;
+    for (Node* n : nodesFeedingInOrder(inner, sources)) {
         std::vector<Variable*> newIns;
         for (Variable* in : n->inputs()) newIns.push_back(lookup(in));
         if (dedup && ValueNumbering::mergeable(*n)) {
@@ -125,17 +113,8 @@ std::shared_ptr<const Graph> rebuildInnerGraph(const Graph& inner, const std::ve
                 continue;
             }
         }
-        std::vector<Type> types;
-        std::vector<VarId> ids;
-        for (Variable* o : n->outputs()) {
-            types.push_back(o->type());
-            ids.push_back(o->id());
-        }
-        Node* c = g->addNode(n->opPtr(), newIns, n->id(), &types, &ids);
-        for (int k = 0; k < n->numOutputs(); ++k) {
-            if (!n->output(k)->name().empty()) g->setVariableName(c->output(k), n->output(k)->name());
-            map[n->output(k)] = c->output(k);
-        }
+        Node* c = copyNode(g, *n, newIns, CopyIds::Keep);
+        for (int k = 0; k < n->numOutputs(); ++k) map[n->output(k)] = c->output(k);
         if (dedup && ValueNumbering::mergeable(*n)) {
             size_t h = n->op().hash();
             for (Variable* v : newIns) h = mixHash(h, std::hash<const void*>{}(v));
@@ -144,8 +123,8 @@ std::shared_ptr<const Graph> rebuildInnerGraph(const Graph& inner, const std::ve
     }
     std::vector<Variable*> outs;
     for (const Variable* v : sources) outs.push_back(lookup(v));
-    g->setOutputs(std::move(outs));
-    return g;
+    g.setOutputs(std::move(outs));
+    return g.finish();
 }
 
 ScanRebuildResult rebuildScan(Rewriter& rewriter, const Node& scan, const ScanRebuildPlan& plan) {
@@ -218,6 +197,14 @@ ScanRebuildResult rebuildScan(Rewriter& rewriter, const Node& scan, const ScanRe
         if (nitMap[k] >= 0) res.outputMap[I.outerOutNitSot() + k] = info.outerOutNitSot() + nitMap[k];
     for (int u = 0; u < I.nUntraced; ++u) res.outputMap[I.outerOutUntraced() + u] = info.outerOutUntraced() + u;
     return res;
+}
+
+void replaceOutputsWith(Rewriter& rw, const Node& old, Node& fresh) {
+    std::vector<VarId> ids;
+    for (const Variable* o : old.outputs()) ids.push_back(o->id());
+    for (size_t k = 0; k < ids.size(); ++k)
+        if (Variable* o = rw.graph().findVariable(ids[k]); o && !o->clients().empty())
+            rw.replace(o, fresh.output(static_cast<int>(k)));
 }
 
 } // namespace tl

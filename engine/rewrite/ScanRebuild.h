@@ -4,7 +4,7 @@
 // the survivor) and scan_save_mem (smaller buffers, fewer steps, unused states
 // removed) both do. The caller rewires the outer clients.
 #include "ir/Rewriter.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 
 #include <optional>
 #include <string>
@@ -43,6 +43,10 @@ struct ScanRebuildResult {
 /// when a kept inner output still reads an inner input of a removed state that has no
 /// alias (a caller's bug).
 ScanRebuildResult rebuildScan(Rewriter& rewriter, const Node& scan, const ScanRebuildPlan& plan);
+
+/// Every used output k of `old` now reads output k of `fresh` (looked up by id:
+/// replacing the last used output erases `old` with all its outputs).
+void replaceOutputsWith(Rewriter& rw, const Node& old, Node& fresh);
 
 /// The new inner graph alone (used by rebuildScan): `keepInput`/`keepOutput` per old
 /// inner input/output, `inputAlias` as in the plan.

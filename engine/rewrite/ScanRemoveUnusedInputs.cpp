@@ -3,10 +3,11 @@
 // non_sequences become constants of the step itself.
 //   scan(f(x_t), xs, w) with w unused -> scan(f(x_t), xs)
 #include "ir/Rewriter.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/RewriteBase.h"
 #include "rewrite/Rewrites.h"
-#include "rewrite/StepGraphCopy.h"
+#include "ir/GraphCopy.h"
+#include "rewrite/ScanRebuild.h"
 
 #include <unordered_map>
 
@@ -53,22 +54,23 @@ public:
         for (int i : m.constantInner) dropped[i] = true;
 
         ScanInfo ni = info;
-        auto g = std::make_shared<Graph>();
+        GraphAssembler a;
         std::unordered_map<const Variable*, Variable*> map;
         for (int i = 0; i < info.numInnerInputs(); ++i) {
             const Variable* in = old.inputs()[i];
-            if (!dropped[i]) map[in] = g->addInput(in->type());
+            if (!dropped[i]) map[in] = a.addInput(in->type());
             else if (i < info.nSeqs) --ni.nSeqs;
             else --ni.nNonSeqs;
         }
         for (int i : m.constantInner) {
             const Variable* outer = node.input(info.outerInNonSeqs() + (i - info.innerInNonSeqs()));
-            map[old.inputs()[i]] = g->addConstant(outer->constantValue(), old.inputs()[i]->type());
+            map[old.inputs()[i]] = a.addConstant(outer->constantValue(), old.inputs()[i]->type());
         }
-        copyNodesInto(*g, old, map);
+        copyGraphInto(a, old, map, CopyIds::Fresh);
         std::vector<Variable*> outs;
         for (const Variable* o : old.outputs()) outs.push_back(map.at(o));
-        g->setOutputs(std::move(outs));
+        a.setOutputs(std::move(outs));
+        std::shared_ptr<Graph> g = a.finish();
 
         std::vector<Variable*> ins{node.input(0)};
         for (int i = 0; i < info.nSeqs; ++i)

@@ -1,4 +1,4 @@
-// scan_save_mem (PyTensor's ScanSaveMem, SEMANTICS.md §4.1):
+// scan_save_mem (PyTensor's ScanSaveMem, docs/semantics.md#scan-buffers):
 // x[-1] of an 11-row trace -> a 1-row buffer (exact) or 2 rows (pytensor); x[:5] -> 5 steps.
 //
 // 1. n_steps: when every read of every output stops at a known row (for loops
@@ -11,12 +11,12 @@
 // 3. Buffers are rebuilt at the new size (AllocEmpty and Rop's zero-filled Alloc
 //    alike), reads re-indexed into the smaller buffers, unused outputs removed.
 // A symbolic n_steps (a sequence of unknown length) is planned by ScanSaveMemSymbolic.
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "ops/Subtensor.h"
 #include "rewrite/Rewrites.h"
 #include "rewrite/ScanBufferReads.h"
 #include "rewrite/ScanRebuild.h"
-#include "rewrite/ScanReuseProof.h"
+#include "analysis/ScanReuseProof.h"
 #include "rewrite/ScanSaveMemSymbolic.h"
 #include "rewrite/ScanSaveMemUtil.h"
 

@@ -12,10 +12,10 @@
 #include "rewrite/ScanSaveMemSymbolic.h"
 
 #include "ops/Assert.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/ScanRebuild.h"
-#include "rewrite/ScanReuseProof.h"
+#include "analysis/ScanReuseProof.h"
 #include "rewrite/ScanSaveMemUtil.h"
 
 #include <algorithm>
@@ -236,7 +236,7 @@ MatchResult matchSymbolicSaveMem(const Node& node, const RewriteOptions& options
         if (p.action == Action::Remove || p.action == Action::Shrink) changed = true;
         if (p.traced && p.reuse != oldFlag(item)) changed = true;
     }
-    if (!changed) return MatchResult::fail("symbolic n_steps: nothing to save (" + m->stepsRule + ")");
+    if (!changed) return MatchResult::fail(options, [&] { return std::string("symbolic n_steps: nothing to save (" + m->stepsRule + ")"); });
     return MatchResult::ok(std::move(m));
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // scan_save_mem when n_steps is only known at run time (a scan over a sequence of
-// unknown length: n_steps = Shape_i{0}(M), or minimum(...) of several). SEMANTICS.md §4.1.
+// unknown length: n_steps = Shape_i{0}(M), or minimum(...) of several). docs/rewrites/scan_save_mem.md#symbolic-n_steps.
 //
 //   x[-1], x[-k:] (reads counted from the end)  -> a constant buffer of max(k, init_l + 1)
 //       rows (pytensor) / max(k, init_l) where the reuse proof allows (exact); the reads

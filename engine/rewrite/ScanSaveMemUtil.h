@@ -4,7 +4,7 @@
 // needs, rebuilding a trace buffer at a new length, recognising a buffer of length
 // n_steps + init_l when n_steps is symbolic.
 #include "ir/Rewriter.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 
 #include <cstdint>
 #include <optional>

@@ -3,6 +3,7 @@
 // compiled FAST_RUN / no-prealloc graphs of ../shared/oracle/*/ and the two listings
 // of the seed issue, rebuilt op by op with the same sharing of variables (a
 // constant printed twice with one [id] is one Variable here too).
+#include "ir/GraphAssembler.h"
 #include "ir/Graph.h"
 #include "ops/Alloc.h"
 #include "ops/DeepCopy.h"
@@ -11,7 +12,7 @@
 #include "ops/IncSubtensor.h"
 #include "ops/Reduce.h"
 #include "ops/ScalarOp.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "ops/SpecifyShape.h"
 #include "ops/Subtensor.h"
 #include "ops/Unbroadcast.h"
@@ -30,35 +31,35 @@ inline Type mat(int64_t r, int64_t c, DType d = DType::Float64) { return Type::t
 
 /// Terse construction of one graph.
 struct G {
-    std::unique_ptr<Graph> g = std::make_unique<Graph>();
-    Variable* in(const std::string& name, Type t) { return g->addInput(std::move(t), name); }
-    Variable* placeholder(Type t) { return g->addInput(std::move(t)); }
+    GraphAssembler g;
+    Variable* in(const std::string& name, Type t) { return g.addInput(std::move(t), name); }
+    Variable* placeholder(Type t) { return g.addInput(std::move(t)); }
     /// A 0-d TensorConstant (printed <Scalar(int8, shape=())>).
-    Variable* c(double v, DType d) { return g->addConstant(NDArray::scalar(d, v)); }
+    Variable* c(double v, DType d) { return g.addConstant(NDArray::scalar(d, v)); }
     /// A ScalarConstant (printed <int64>).
-    Variable* sc(double v, DType d = DType::Int64) { return g->addConstant(NDArray::scalar(d, v), Type::scalar(d)); }
-    Node* node(OpPtr op, std::vector<Variable*> ins) { return g->addNode(std::move(op), std::move(ins)); }
+    Variable* sc(double v, DType d = DType::Int64) { return g.addConstant(NDArray::scalar(d, v), Type::scalar(d)); }
+    Node* node(OpPtr op, std::vector<Variable*> ins) { return g.addNode(std::move(op), std::move(ins)); }
     Variable* ap(OpPtr op, std::vector<Variable*> ins) { return node(std::move(op), std::move(ins))->output(0); }
     std::unique_ptr<Graph> finish(std::vector<Variable*> outs) {
-        g->setOutputs(std::move(outs));
-        return std::move(g);
+        g.setOutputs(std::move(outs));
+        return g.finish();
     }
 };
 
 /// A scalar graph for a Composite body: inputs i0.., constants, scalar ops.
 struct S {
-    Graph g;
+    GraphAssembler ga;
     std::vector<Variable*> i;
     explicit S(int nin) {
-        for (int k = 0; k < nin; ++k) i.push_back(g.addInput(Type::scalar(DType::Float64)));
+        for (int k = 0; k < nin; ++k) i.push_back(ga.addInput(Type::scalar(DType::Float64)));
     }
-    Variable* c(double v) { return g.addConstant(NDArray::scalar(DType::Float64, v), Type::scalar(DType::Float64)); }
+    Variable* c(double v) { return ga.addConstant(NDArray::scalar(DType::Float64, v), Type::scalar(DType::Float64)); }
     Variable* op(ScalarOpCode code, std::vector<Variable*> ins) {
-        return g.addNode(makeScalarOp(code), std::move(ins))->output(0);
+        return ga.addNode(makeScalarOp(code), std::move(ins))->output(0);
     }
     OpPtr composite(std::vector<Variable*> outs) {
-        g.setOutputs(std::move(outs));
-        return makeCompositeElemwise(g);
+        ga.setOutputs(std::move(outs));
+        return makeCompositeElemwise(*ga.finish());
     }
 };
 

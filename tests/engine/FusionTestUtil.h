@@ -5,7 +5,7 @@
 #include "builder/Math.h"
 #include "ops/Elemwise.h"
 #include "ops/ScalarOp.h"
-#include "rewrite/DestroyChecker.h"
+#include "analysis/DestroyChecker.h"
 
 #include <algorithm>
 

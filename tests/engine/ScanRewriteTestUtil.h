@@ -5,8 +5,8 @@
 #include "builder/Examples.h"
 #include "io/JsonValues.h"
 #include "ir/Graph.h"
-#include "ops/Scan.h"
-#include "rewrite/Trace.h"
+#include "ops/ScanOp.h"
+#include "trace/Trace.h"
 
 #include <algorithm>
 

@@ -2,10 +2,12 @@
 // Helpers of the shape/indexing op suites (tst_subtensor, tst_shape_ops,
 // tst_alloc_reduce): running one op's kernel, running a built graph, and checking
 // a forward derivative against central finite differences.
+#include "builder/rop/OpRop.h"
+#include "ops/OpFactory.h"
 #include "builder/GraphBuilder.h"
 #include "exec/ExecContext.h"
 #include "exec/Executor.h"
-#include "ops/Op.h"
+#include "ir/Op.h"
 
 #include <nlohmann/json.hpp>
 
@@ -45,7 +47,7 @@ inline NDArray i64(int64_t v) {
 inline std::vector<NDArray> perform(const Op& op, std::vector<NDArray> inputs, int numOutputs = 1) {
     ExecContext ctx;
     std::vector<NDArray> out(numOutputs);
-    op.perform(ctx, inputs, out);
+    op.perform(inputs, out);
     return out;
 }
 
@@ -78,7 +80,7 @@ inline Variable* forwardTangent(GraphBuilder& b, const std::unordered_map<const 
             any = any || ins.back();
         }
         if (!any) continue;
-        auto outs = n->op().rop(b, *n, ins);
+        auto outs = ropOfNode(b, *n, ins);
         for (int i = 0; i < n->numOutputs(); ++i)
             if (outs[i]) tan[n->output(i)] = outs[i];
         if (n->output(0) == out.get()) break;

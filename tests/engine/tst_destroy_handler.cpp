@@ -7,8 +7,8 @@
 #include "builder/Indexing.h"
 #include "exec/Executor.h"
 #include "io/JsonValues.h"
-#include "rewrite/DestroyChecker.h"
-#include "rewrite/DestroyHandler.h"
+#include "analysis/DestroyChecker.h"
+#include "analysis/DestroyHandler.h"
 #include "ir/Rewriter.h"
 #include "ops/IncSubtensor.h"
 

@@ -3,7 +3,7 @@
 // own `dot -Tsvg` accepting it when the binary is installed.
 #include "DPrintGoldenGraphs.h"
 #include "TestSupport.h"
-#include "io/Dot.h"
+#include "io/GraphvizDot.h"
 
 #include <QProcess>
 #include <QStandardPaths>

@@ -293,7 +293,7 @@ private slots:
         golden::G o;
         Variable* x = o.in("x", golden::mat(3, 2));
         Variable* tail = o.ap(golden::subStart(), {x, o.sc(1)});
-        o.g->setVariableName(tail, "tail");
+        o.g.setVariableName(tail, "tail");
         Variable* e1 = o.ap(makeElemwise(ScalarOpCode::Exp, DType::Float64, {{0, 0}}), {tail});
         Variable* e2 = o.ap(makeElemwise(ScalarOpCode::Exp), {e1});
         auto g = o.finish({e2, tail});
@@ -321,8 +321,8 @@ private slots:
     void constantsPrintAsNumPy() {
         golden::G o;
         Variable* x = o.in("", golden::mat(1, 2));
-        Variable* z = o.g->addConstant(NDArray::zeros(DType::Float64, {1, 2}));
-        Variable* big = o.g->addConstant(NDArray::fromVector(DType::Float64, {12}, std::vector<double>(12, 0.5)));
+        Variable* z = o.g.addConstant(NDArray::zeros(DType::Float64, {1, 2}));
+        Variable* big = o.g.addConstant(NDArray::fromVector(DType::Float64, {12}, std::vector<double>(12, 0.5)));
         Variable* s = o.ap(makeElemwise(ScalarOpCode::Add), {x, z});
         auto g = o.finish({s, big});
         QCOMPARE(QString::fromStdString(dprint(*g)), QString("Add [id A]\n"
@@ -360,7 +360,7 @@ private slots:
     void wideGraphWithTopo() {
         golden::G o;
         Variable* x = o.in("x", golden::vec(3));
-        Variable* c = o.g->addConstant(NDArray::fromVector(DType::Float64, {3}, {2, 2, 2}));
+        Variable* c = o.g.addConstant(NDArray::fromVector(DType::Float64, {3}, {2, 2, 2}));
         OpPtr add = makeElemwise(ScalarOpCode::Add);
         std::vector<Variable*> outs;
         for (int i = 0; i < 10000; ++i) outs.push_back(o.ap(add, {x, c}));

@@ -2,6 +2,7 @@
 // real PyTensor listings, every built-in example as built and after the FAST_RUN
 // pipeline. The imported graph prints the same text; where the listing shows all
 // types it also computes the same outputs.
+#include "ir/GraphAssembler.h"
 #include "DPrintGoldenGraphs.h"
 #include "TestSupport.h"
 #include "builder/Examples.h"
@@ -151,10 +152,12 @@ private slots:
     // A 3000-deep chain (its listing is 13 MB: line k is indented 3k characters):
     // nothing recurses on depth, and it stays fast.
     void deepChain() {
-        Graph g;
-        Variable* v = g.addInput(Type::tensor(DType::Float64, {3}), "x");
-        for (int i = 0; i < 3000; ++i) v = g.addNode(makeElemwise(i % 2 ? ScalarOpCode::Exp : ScalarOpCode::Neg), {v})->output(0);
-        g.setOutputs({v});
+        GraphAssembler ga;
+        Variable* v = ga.addInput(Type::tensor(DType::Float64, {3}), "x");
+        for (int i = 0; i < 3000; ++i) v = ga.addNode(makeElemwise(i % 2 ? ScalarOpCode::Exp : ScalarOpCode::Neg), {v})->output(0);
+        ga.setOutputs({v});
+        const auto gOwned = ga.finish();
+        const Graph& g = *gOwned;
         Opts o{"type+topo", {}, true};
         o.o.printType = o.o.printTopoIndex = true;
         QElapsedTimer t;

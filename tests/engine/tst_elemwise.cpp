@@ -23,7 +23,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 std::vector<NDArray> run(const Op& op, std::vector<NDArray> ins, int nout = 1) {
     ExecContext ctx;
     std::vector<NDArray> outs(static_cast<size_t>(nout));
-    op.perform(ctx, ins, outs);
+    op.perform(ins, outs);
     return outs;
 }
 

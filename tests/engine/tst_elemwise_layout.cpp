@@ -2,6 +2,7 @@
 // strided and reversed views, partial blocks, inplace kernels (also when the
 // output aliases an input another output still reads), output cell reuse, and
 // type errors that name the node.
+#include "ir/GraphAssembler.h"
 #include "TestSupport.h"
 
 #include "builder/Math.h"
@@ -21,7 +22,7 @@ namespace {
 
 std::vector<NDArray> run(const Op& op, std::vector<NDArray> ins, std::vector<NDArray> outs = {NDArray()}) {
     ExecContext ctx;
-    op.perform(ctx, ins, outs);
+    op.perform(ins, outs);
     return outs;
 }
 
@@ -239,18 +240,18 @@ private slots:
     }
 
     void typeErrorsNameTheNode() {
-        Graph g;
-        Variable* v = g.addInput(Type::tensor(DType::Float64, {3}), "v");
-        Variable* m = g.addInput(Type::tensor(DType::Float64, {2, 3}), "m");
+        GraphAssembler ga;
+        Variable* v = ga.addInput(Type::tensor(DType::Float64, {3}), "v");
+        Variable* m = ga.addInput(Type::tensor(DType::Float64, {2, 3}), "m");
         try {
-            g.addNode(makeElemwise(C::Mul), {v, m});
+            ga.addNode(makeElemwise(C::Mul), {v, m});
             QFAIL("expected a GraphError");
         } catch (const GraphError& e) {
             QVERIFY2(QString(e.what()).startsWith("Mul#0") && QString(e.what()).contains("different ranks"), e.what());
         }
-        QVERIFY_THROWS_EXCEPTION(GraphError, g.addNode(makeElemwise(C::And), {v, v}));  // bit op on floats
-        QVERIFY_THROWS_EXCEPTION(GraphError, g.addNode(makeScalarOp(C::Exp), {v}));       // scalar op on a tensor
-        QVERIFY_THROWS_EXCEPTION(GraphError, g.addNode(makeElemwise(C::Exp), {v, v}));    // arity
+        QVERIFY_THROWS_EXCEPTION(GraphError, ga.addNode(makeElemwise(C::And), {v, v}));  // bit op on floats
+        QVERIFY_THROWS_EXCEPTION(GraphError, ga.addNode(makeScalarOp(C::Exp), {v}));       // scalar op on a tensor
+        QVERIFY_THROWS_EXCEPTION(GraphError, ga.addNode(makeElemwise(C::Exp), {v, v}));    // arity
     }
 };
 

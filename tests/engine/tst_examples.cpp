@@ -5,7 +5,7 @@
 #include "exec/Executor.h"
 #include "io/JsonGraph.h"
 #include "io/JsonValues.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/Pipeline.h"
 
 #include <QtTest>

@@ -1,5 +1,6 @@
 // The CPU executor on its own: order, destroy handling, aliasing of outputs,
 // freeing of intermediates (peak bytes), cell reuse, error messages.
+#include "ir/GraphAssembler.h"
 #include "builder/Indexing.h"
 #include "builder/Math.h"
 #include "exec/Executor.h"
@@ -22,7 +23,7 @@ public:
     explicit AddOneOp(bool inplace = false) : Op(OpKind::Opaque), m_inplace(inplace) {}
     std::string name() const override { return m_inplace ? "AddOneInplace" : "AddOne"; }
     std::vector<Type> inferTypes(std::span<const Type* const> in) const override { return {*in[0]}; }
-    void perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const override {
+    void perform(std::span<const NDArray> in, std::span<NDArray> out) const override {
         NDArray r = m_inplace ? in[0] : arrayop::reuseOrEmpty(out[0], in[0].dtype(), in[0].shape());
         const NDArray src = in[0].isContiguous() ? in[0] : in[0].copy();
         for (int64_t i = 0; i < r.size(); ++i) r.data<double>()[i] = src.data<double>()[i] + 1;
@@ -40,7 +41,7 @@ public:
     ViewOp() : Op(OpKind::Opaque) {}
     std::string name() const override { return "View"; }
     std::vector<Type> inferTypes(std::span<const Type* const> in) const override { return {*in[0]}; }
-    void perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const override { out[0] = in[0]; }
+    void perform(std::span<const NDArray> in, std::span<NDArray> out) const override { out[0] = in[0]; }
     AliasMap viewMap() const override { return {{0, {0}}}; }
 };
 
@@ -49,7 +50,7 @@ public:
     FailOp() : Op(OpKind::Opaque) {}
     std::string name() const override { return "Fail"; }
     std::vector<Type> inferTypes(std::span<const Type* const> in) const override { return {*in[0]}; }
-    void perform(ExecContext&, std::span<const NDArray>, std::span<NDArray>) const override {
+    void perform(std::span<const NDArray>, std::span<NDArray>) const override {
         throw ExecError("index 9 is out of bounds");
     }
 };
@@ -105,10 +106,12 @@ private slots:
     }
 
     void kernelErrorNamesTheNode() {
-        Graph g;
-        Variable* x = g.addInput(vecType(2), "x");
-        Node* n = g.addNode(std::make_shared<FailOp>(), {x});
-        g.setOutputs({n->output(0)});
+        GraphAssembler ga;
+        Variable* x = ga.addInput(vecType(2), "x");
+        Node* n = ga.addNode(std::make_shared<FailOp>(), {x});
+        ga.setOutputs({n->output(0)});
+        const auto gOwned = ga.finish();
+        const Graph& g = *gOwned;
         const NDArray in = vec({1, 2});
         try {
             runGraph(g, std::span(&in, 1));
@@ -121,12 +124,14 @@ private slots:
     // a = x + 1; b = a + 1 computed in place of a; c = a + 1 reads a. Depth-first order
     // from the outputs would run b first; the destroy ordering must run c before b.
     void readersRunBeforeTheDestroyer() {
-        Graph g;
-        Variable* x = g.addInput(vecType(2), "x");
-        Node* a = g.addNode(std::make_shared<AddOneOp>(), {x});
-        Node* bNode = g.addNode(std::make_shared<AddOneOp>(true), {a->output(0)});
-        Node* c = g.addNode(std::make_shared<AddOneOp>(), {a->output(0)});
-        g.setOutputs({bNode->output(0), c->output(0)});
+        GraphAssembler ga;
+        Variable* x = ga.addInput(vecType(2), "x");
+        Node* a = ga.addNode(std::make_shared<AddOneOp>(), {x});
+        Node* bNode = ga.addNode(std::make_shared<AddOneOp>(true), {a->output(0)});
+        Node* c = ga.addNode(std::make_shared<AddOneOp>(), {a->output(0)});
+        ga.setOutputs({bNode->output(0), c->output(0)});
+        const auto gOwned = ga.finish();
+        const Graph& g = *gOwned;
         CompiledGraph cg(g);
         const auto& order = cg.order();
         auto at = [&](const Node* n) { return std::find(order.begin(), order.end(), n) - order.begin(); };
@@ -142,15 +147,17 @@ private slots:
     // A reader that needs the destroyer's own output cannot run first: the destroyer
     // works on a copy instead.
     void unorderableDestroyerWorksOnACopy() {
-        Graph g;
-        Variable* x = g.addInput(vecType(2), "x");
-        Node* a = g.addNode(std::make_shared<AddOneOp>(), {x});
-        Node* d = g.addNode(std::make_shared<AddOneOp>(true), {a->output(0)});
+        GraphAssembler ga;
+        Variable* x = ga.addInput(vecType(2), "x");
+        Node* a = ga.addNode(std::make_shared<AddOneOp>(), {x});
+        Node* d = ga.addNode(std::make_shared<AddOneOp>(true), {a->output(0)});
         // e reads a's view and d's output: it must follow d yet read a's old value.
-        Node* v = g.addNode(std::make_shared<ViewOp>(), {a->output(0)});
+        Node* v = ga.addNode(std::make_shared<ViewOp>(), {a->output(0)});
         auto addOp = makeElemwise(ScalarOpCode::Add);
-        Node* e = g.addNode(addOp, {v->output(0), d->output(0)});
-        g.setOutputs({e->output(0)});
+        Node* e = ga.addNode(addOp, {v->output(0), d->output(0)});
+        ga.setOutputs({e->output(0)});
+        const auto gOwned = ga.finish();
+        const Graph& g = *gOwned;
         CompiledGraph cg(g);
         QCOMPARE(cg.protectedDestroyers().size(), size_t(1));
         ExecContext ctx;
@@ -160,12 +167,14 @@ private slots:
     }
 
     void graphInputsAndConstantsAreNeverDestroyed() {
-        Graph g;
-        Variable* x = g.addInput(vecType(2), "x");
-        Variable* k = g.addConstant(vec({10, 20}));
-        Node* dx = g.addNode(std::make_shared<AddOneOp>(true), {x});
-        Node* dk = g.addNode(std::make_shared<AddOneOp>(true), {k});
-        g.setOutputs({dx->output(0), dk->output(0)});
+        GraphAssembler ga;
+        Variable* x = ga.addInput(vecType(2), "x");
+        Variable* k = ga.addConstant(vec({10, 20}));
+        Node* dx = ga.addNode(std::make_shared<AddOneOp>(true), {x});
+        Node* dk = ga.addNode(std::make_shared<AddOneOp>(true), {k});
+        ga.setOutputs({dx->output(0), dk->output(0)});
+        const auto gOwned = ga.finish();
+        const Graph& g = *gOwned;
         const NDArray in = vec({1, 2});
         RunResult r = runGraph(g, std::span(&in, 1));
         TL_COMPARE_ARRAYS(r.outputs[0], vec({2, 3}), 0, 0);
@@ -178,12 +187,14 @@ private slots:
     }
 
     void outputsNeverAliasInputsConstantsOrEachOther() {
-        Graph g;
-        Variable* x = g.addInput(vecType(2), "x");
-        Variable* k = g.addConstant(vec({5, 6}));
-        Node* v = g.addNode(std::make_shared<ViewOp>(), {x});
-        Node* a = g.addNode(std::make_shared<AddOneOp>(), {x});
-        g.setOutputs({v->output(0), x, k, a->output(0), a->output(0)});
+        GraphAssembler ga;
+        Variable* x = ga.addInput(vecType(2), "x");
+        Variable* k = ga.addConstant(vec({5, 6}));
+        Node* v = ga.addNode(std::make_shared<ViewOp>(), {x});
+        Node* a = ga.addNode(std::make_shared<AddOneOp>(), {x});
+        ga.setOutputs({v->output(0), x, k, a->output(0), a->output(0)});
+        const auto gOwned = ga.finish();
+        const Graph& g = *gOwned;
         const NDArray in = vec({1, 2});
         RunResult r = runGraph(g, std::span(&in, 1));
         QCOMPARE(r.outputs.size(), size_t(5));
@@ -201,11 +212,13 @@ private slots:
     // freed after their last use, and n when they are kept.
     void peakBytesFollowLastUse() {
         const int n = 6;
-        Graph g;
-        Variable* x = g.addInput(vecType(1000), "x");
+        GraphAssembler ga;
+        Variable* x = ga.addInput(vecType(1000), "x");
         Variable* v = x;
-        for (int i = 0; i < n; ++i) v = g.addNode(std::make_shared<AddOneOp>(), {v})->output(0);
-        g.setOutputs({v});
+        for (int i = 0; i < n; ++i) v = ga.addNode(std::make_shared<AddOneOp>(), {v})->output(0);
+        ga.setOutputs({v});
+        const auto gOwned = ga.finish();
+        const Graph& g = *gOwned;
         const NDArray in = NDArray::zeros(DType::Float64, {1000});
         RunResult r = runGraph(g, std::span(&in, 1));
         QCOMPARE(r.peakBytes, size_t(2 * 8000));
@@ -220,11 +233,13 @@ private slots:
 
     // Kept cells are reused by the kernels on the next call: no allocation in the steady state.
     void keptCellsAreReused() {
-        Graph g;
-        Variable* x = g.addInput(vecType(100), "x");
-        Variable* a = g.addNode(std::make_shared<AddOneOp>(), {x})->output(0);
-        Variable* b = g.addNode(std::make_shared<AddOneOp>(), {a})->output(0);
-        g.setOutputs({b});
+        GraphAssembler ga;
+        Variable* x = ga.addInput(vecType(100), "x");
+        Variable* a = ga.addNode(std::make_shared<AddOneOp>(), {x})->output(0);
+        Variable* b = ga.addNode(std::make_shared<AddOneOp>(), {a})->output(0);
+        ga.setOutputs({b});
+        const auto gOwned = ga.finish();
+        const Graph& g = *gOwned;
         ExecContext ctx;
         CompiledGraph cg(g, CompiledGraphOptions{.freeIntermediates = false, .rowReuse = {}});
         cg.inputSlot(0) = NDArray::zeros(DType::Float64, {100});
@@ -241,11 +256,13 @@ private slots:
     }
 
     void outputFacts() {
-        Graph g;
-        Variable* x = g.addInput(vecType(2), "x");
-        Node* v = g.addNode(std::make_shared<ViewOp>(), {x});
-        Node* a = g.addNode(std::make_shared<AddOneOp>(), {x});
-        g.setOutputs({x, v->output(0), a->output(0)});
+        GraphAssembler ga;
+        Variable* x = ga.addInput(vecType(2), "x");
+        Node* v = ga.addNode(std::make_shared<ViewOp>(), {x});
+        Node* a = ga.addNode(std::make_shared<AddOneOp>(), {x});
+        ga.setOutputs({x, v->output(0), a->output(0)});
+        const auto gOwned = ga.finish();
+        const Graph& g = *gOwned;
         CompiledGraph cg(g, CompiledGraphOptions{.freeIntermediates = false, .rowReuse = {}});
         QVERIFY(cg.outputAliasesInput(0));
         QVERIFY(cg.outputAliasesInput(1));
@@ -257,11 +274,13 @@ private slots:
 
     // Nodes no output needs are not run.
     void deadNodesAreSkipped() {
-        Graph g;
-        Variable* x = g.addInput(vecType(2), "x");
-        g.addNode(std::make_shared<FailOp>(), {x});
-        Node* a = g.addNode(std::make_shared<AddOneOp>(), {x});
-        g.setOutputs({a->output(0)});
+        GraphAssembler ga;
+        Variable* x = ga.addInput(vecType(2), "x");
+        ga.addNode(std::make_shared<FailOp>(), {x});
+        Node* a = ga.addNode(std::make_shared<AddOneOp>(), {x});
+        ga.setOutputs({a->output(0)});
+        const auto gOwned = ga.finish();
+        const Graph& g = *gOwned;
         const NDArray in = vec({1, 2});
         RunResult r = runGraph(g, std::span(&in, 1));
         TL_COMPARE_ARRAYS(r.outputs[0], vec({2, 3}), 0, 0);

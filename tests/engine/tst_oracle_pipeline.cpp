@@ -7,7 +7,7 @@
 #include "exec/Executor.h"
 #include "io/JsonValues.h"
 #include "ops/Elemwise.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/Pipeline.h"
 
 #include <QtTest>

@@ -6,7 +6,7 @@
 #include "builder/Rop.h"
 #include "builder/Scan.h"
 #include "exec/Executor.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 
 #include "TestSupport.h"
 

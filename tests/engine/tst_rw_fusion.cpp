@@ -5,7 +5,7 @@
 #include "RewriteCheck.h"
 #include "builder/Indexing.h"
 #include "io/DPrint.h"
-#include "rewrite/FusionGroups.h"
+#include "analysis/FusionGroups.h"
 #include "rewrite/Rewrites.h"
 
 #include <QElapsedTimer>

@@ -7,7 +7,7 @@
 #include "RewriteCheck.h"
 #include "builder/Indexing.h"
 #include "exec/Executor.h"
-#include "rewrite/DestroyHandler.h"
+#include "analysis/DestroyHandler.h"
 #include "rewrite/Rewrites.h"
 
 #include <QElapsedTimer>

@@ -7,7 +7,7 @@
 #include "builder/Scan.h"
 #include "ops/Elemwise.h"
 #include "ops/IncSubtensor.h"
-#include "rewrite/GraphEquality.h"
+#include "analysis/GraphEquality.h"
 #include "rewrite/Rewrites.h"
 
 #include <QtTest>

@@ -7,8 +7,8 @@
 #include "builder/Examples.h"
 #include "builder/Indexing.h"
 #include "builder/Scan.h"
-#include "ops/Scan.h"
-#include "rewrite/FusionGroups.h"
+#include "ops/ScanOp.h"
+#include "analysis/FusionGroups.h"
 #include "rewrite/Rewrites.h"
 
 #include <QtTest>

@@ -3,7 +3,7 @@
 #include "builder/Indexing.h"
 #include "builder/Math.h"
 #include "builder/Scan.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/Rewrites.h"
 
 #include <QtTest>

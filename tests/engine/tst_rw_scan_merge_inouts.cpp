@@ -2,7 +2,7 @@
 #include "RewriteCheck.h"
 #include "builder/Math.h"
 #include "builder/Scan.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/EquilibriumDriver.h"
 #include "rewrite/Rewrites.h"
 

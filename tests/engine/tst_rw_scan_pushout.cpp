@@ -6,7 +6,7 @@
 #include "builder/Math.h"
 #include "builder/Scan.h"
 #include "ops/Elemwise.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/Rewrites.h"
 
 #include <QtTest>

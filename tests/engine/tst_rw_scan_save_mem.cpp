@@ -10,7 +10,7 @@
 #include "builder/Rop.h"
 #include "builder/Scan.h"
 #include "exec/Executor.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/EquilibriumDriver.h"
 #include "rewrite/Rewrites.h"
 #include "rewrite/ScanRebuild.h"

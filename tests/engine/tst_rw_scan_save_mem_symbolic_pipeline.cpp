@@ -13,7 +13,7 @@
 #include "exec/Executor.h"
 #include "io/JsonValues.h"
 #include "ops/Elemwise.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 #include "rewrite/Rewrites.h"
 #include "rewrite/ScanRebuild.h"
 

@@ -1,6 +1,7 @@
 // The widened scalar vocabulary beyond its kernels (tst_scalar_ops_extra.cpp):
 // forward derivatives against central differences, fusion into Composites, and
 // the JSON and dprint print -> import -> print round trips with the same numbers.
+#include "builder/rop/OpRop.h"
 #include "FusionTestUtil.h"
 #include "RewriteCheck.h"
 #include "ScalarOpsExtraUtil.h"
@@ -25,7 +26,7 @@ using namespace tl::test;
 
 namespace {
 
-// Graph outputs' tangents by Op::rop on the node of y against (f(x+h dx) - f(x-h dx)) / 2h.
+// Graph outputs' tangents by ropOfNode on the node of y against (f(x+h dx) - f(x-h dx)) / 2h.
 void checkRop(const std::vector<std::vector<double>>& xs, const std::vector<bool>& hasTangent,
               const std::function<Var(const std::vector<Var>&)>& f, double rtol) {
     const int64_t n = static_cast<int64_t>(xs[0].size());
@@ -42,7 +43,7 @@ void checkRop(const std::vector<std::vector<double>>& xs, const std::vector<bool
             if (in == ins[i].get() && hasTangent[i]) t = tans[i].get();
         tv.push_back(t);
     }
-    std::vector<Variable*> r = node.op().rop(b, node, tv);
+    std::vector<Variable*> r = ropOfNode(b, node, tv);
     QCOMPARE(r.size(), size_t(1));
     QVERIFY2(r[0], "expected a non-zero tangent");
     auto g = b.finish({y, b.wrap(r[0])});
@@ -165,7 +166,7 @@ private slots:
             Var dx = b.input("dx", DType::Float64, {4});
             Var y = unaryOf(c).build(x);
             const std::vector<Variable*> tv = {dx.get()};
-            std::vector<Variable*> r = y->owner()->op().rop(b, *y->owner(), tv);
+            std::vector<Variable*> r = ropOfNode(b, *y->owner(), tv);
             QCOMPARE(r.size(), size_t(1));
             QVERIFY2(r[0] == nullptr, scalarOpName(c).c_str());
             QVERIFY(!scalarOpDifferentiable(c, DType::Float64));

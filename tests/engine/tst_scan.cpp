@@ -1,11 +1,13 @@
 // Scan: every category through the builder, and the execution details of
 // Scan.perform on hand-made buffers (circular buffers, rotation, while loops,
 // inplace, preallocation, n_steps edge cases, errors).
+#include "ir/GraphAssembler.h"
+#include "ops/OpFactory.h"
 #include "builder/Indexing.h"
 #include "builder/Math.h"
 #include "builder/Scan.h"
 #include "exec/Executor.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 
 #include "TestSupport.h"
 
@@ -36,10 +38,11 @@ std::shared_ptr<const ScanOp> sitSotOp(const Type& row, const std::function<Var(
 
 // The graph op(n_steps, buffer) with the buffer a graph input.
 std::unique_ptr<Graph> loopGraph(OpPtr op, const Type& bufferType) {
-    auto g = std::make_unique<Graph>();
-    Variable* n = g->addInput(Type::tensor(DType::Int64, {}), "n_steps");
-    Variable* buf = g->addInput(bufferType, "buffer");
-    g->setOutputs(g->addNode(std::move(op), {n, buf})->outputs());
+    GraphAssembler gA;
+    Variable* n = gA.addInput(Type::tensor(DType::Int64, {}), "n_steps");
+    Variable* buf = gA.addInput(bufferType, "buffer");
+    gA.setOutputs(gA.addNode(std::move(op), {n, buf})->outputs());
+    auto g = gA.finish();
     return g;
 }
 
@@ -267,7 +270,7 @@ private slots:
             std::vector<NDArray> ins{i64(2), buf}, outs(1);
             ExecContext ctx;
             MemoryTrackerScope scope(&ctx.tracker());
-            use->perform(ctx, ins, outs);
+            performOp(ctx, *use, ins, outs);
             QCOMPARE(outs[0].sharesStorageWith(buf), inplace);
             TL_COMPARE_ARRAYS(outs[0], f64({3, 2}, {1, 2, 2, 3, 3, 4}), 0, 0);
             TL_COMPARE_ARRAYS(buf, inplace ? outs[0] : f64({3, 2}, {1, 2, 0, 0, 0, 0}), 0, 0);
@@ -320,11 +323,12 @@ private slots:
         auto base = makeScan(info, ib.finish({a * 2, c + a}));
         for (bool proven : {false, true}) {
             auto op = proven ? base->withReuseProvenSafe({true, true}) : base;
-            auto g = std::make_unique<Graph>();
-            Variable* n = g->addInput(Type::tensor(DType::Int64, {}));
-            Variable* ba = g->addInput(Type::tensor(DType::Float64, {1, 3}));
-            Variable* bc = g->addInput(Type::tensor(DType::Float64, {1, 3}));
-            g->setOutputs(g->addNode(op, {n, ba, bc})->outputs());
+            GraphAssembler gA;
+            Variable* n = gA.addInput(Type::tensor(DType::Int64, {}));
+            Variable* ba = gA.addInput(Type::tensor(DType::Float64, {1, 3}));
+            Variable* bc = gA.addInput(Type::tensor(DType::Float64, {1, 3}));
+            gA.setOutputs(gA.addNode(op, {n, ba, bc})->outputs());
+            auto g = gA.finish();
             ExecContext ctx;
             auto out = run(*g, {i64(5), f64({1, 3}, {1, 2, 3}), f64({1, 3}, {0, 0, 0})}, &ctx);
             // a_k = 2^k a_0, c_5 = sum_{k<5} a_k = 31 a_0

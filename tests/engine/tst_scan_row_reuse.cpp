@@ -8,7 +8,7 @@
 #include "builder/Math.h"
 #include "exec/Executor.h"
 #include "io/JsonValues.h"
-#include "ops/Scan.h"
+#include "ops/ScanOp.h"
 
 #include <QtTest>
 

@@ -1,6 +1,7 @@
 // Subtensor, SetSubtensor and IncSubtensor: kernels on every dtype (negative indices,
 // slices with steps), errors, views sharing storage, static types, printed names,
 // JSON params and forward derivatives.
+#include "ops/OpFactory.h"
 #include "ShapeOpsTestUtil.h"
 #include "TestSupport.h"
 

@@ -1,9 +1,11 @@
 // Rewrite infrastructure on a toy op: the equilibrium driver, the pipeline's
 // honesty and validation checks, trace recording and replay.
+#include "ir/GraphAssembler.h"
+#include "trace/TraceReplayer.h"
 #include "ir/Fingerprint.h"
 #include "rewrite/EquilibriumDriver.h"
 #include "rewrite/Pipeline.h"
-#include "rewrite/TraceRecorder.h"
+#include "trace/TraceRecorder.h"
 
 #include <QtTest>
 
@@ -15,7 +17,7 @@ public:
     PassOp() : Op(OpKind::Opaque) {}
     std::string name() const override { return "Pass"; }
     std::vector<Type> inferTypes(std::span<const Type* const> in) const override { return {*in[0]}; }
-    void perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const override { out[0] = in[0]; }
+    void perform(std::span<const NDArray> in, std::span<NDArray> out) const override { out[0] = in[0]; }
 };
 
 // Pass(Pass(x)) -> Pass(x)
@@ -44,18 +46,19 @@ class LyingPass : public GraphPass {
 public:
     std::string_view name() const override { return "liar"; }
     bool run(Rewriter& rw, const RewriteOptions&) override {
-        Graph& g = rw.graph();
+        const Graph& g = rw.graph();
         rw.setOutput(0, g.inputs().front());
         return false;
     }
 };
 
 std::unique_ptr<Graph> chain(int n) {
-    auto g = std::make_unique<Graph>();
-    Variable* v = g->addInput(Type::tensor(DType::Float64, {3}), "x");
+    GraphAssembler gA;
+    Variable* v = gA.addInput(Type::tensor(DType::Float64, {3}), "x");
     auto op = std::make_shared<PassOp>();
-    for (int i = 0; i < n; ++i) v = g->addNode(op, {v})->output(0);
-    g->setOutputs({v});
+    for (int i = 0; i < n; ++i) v = gA.addNode(op, {v})->output(0);
+    gA.setOutputs({v});
+    auto g = gA.finish();
     return g;
 }
 

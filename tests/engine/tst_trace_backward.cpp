@@ -3,6 +3,7 @@
 // independent replay from step 0 (ids, ops and their params, wiring, types incl.
 // buffer shapes, names, clients) and runs to the same outputs. Corrupted steps
 // give errors naming the step, and the replayer stays usable.
+#include "trace/TraceReplayer.h"
 #include "builder/Examples.h"
 #include "builder/Generators.h"
 #include "builder/Math.h"
@@ -12,7 +13,7 @@
 #include "ir/Fingerprint.h"
 #include "ir/Rewriter.h"
 #include "rewrite/Pipeline.h"
-#include "rewrite/TraceUndo.h"
+#include "trace/TraceUndo.h"
 #include "TestSupport.h"
 
 #include <QtTest>
@@ -404,17 +405,18 @@ private slots:
         QVERIFY(s >= 0);
         auto before = TraceReplayer(trace).graphAt(s).clone();
         auto work = before->clone();
+        Rewriter rw(*work);
         StepUndo undo;
         QVERIFY(!undo.ready());
-        QVERIFY_THROWS_EXCEPTION(TraceReplayError, undoTraceStep(*work, trace.steps()[static_cast<size_t>(s)], s, undo));
-        applyTraceStep(*work, trace.steps()[static_cast<size_t>(s)], s, undo);
+        QVERIFY_THROWS_EXCEPTION(TraceReplayError, undoTraceStep(rw, trace.steps()[static_cast<size_t>(s)], s, undo));
+        applyTraceStep(rw, trace.steps()[static_cast<size_t>(s)], s, undo);
         QVERIFY(undo.ready());
         QCOMPARE(fingerprint(*work), fingerprint(TraceReplayer(trace).graphAt(s + 1)));
         // Undo it once (fine), then again on the graph it already gave back.
-        undoTraceStep(*work, trace.steps()[static_cast<size_t>(s)], s, undo);
+        undoTraceStep(rw, trace.steps()[static_cast<size_t>(s)], s, undo);
         QCOMPARE(canonical(*work), canonical(*before));
         try {
-            undoTraceStep(*work, trace.steps()[static_cast<size_t>(s)], s, undo);
+            undoTraceStep(rw, trace.steps()[static_cast<size_t>(s)], s, undo);
             QFAIL("expected a TraceReplayError");
         } catch (const TraceReplayError& e) {
             QVERIFY2(std::string(e.what()).find("cannot undo step " + std::to_string(s + 1) + " (trace index " +

@@ -1,5 +1,6 @@
 // The trace file: save -> load -> save is byte-identical, a loaded trace replays
 // to the same graphs, and bad files name the JSON path.
+#include "trace/TraceReplayer.h"
 #include "builder/Math.h"
 #include "io/FormatError.h"
 #include "io/JsonTrace.h"

@@ -2,7 +2,7 @@
 // The oracle of every rewrite test (STYLE.md pattern 6): run the graph before and
 // after the rewrite on the same seeded inputs and compare the numbers.
 #include "rewrite/Pipeline.h"
-#include "rewrite/Trace.h"
+#include "trace/Trace.h"
 
 #include <memory>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // Helpers shared by the test suites: paths, numeric comparison of arrays.
-#include "exec/NDArray.h"
+#include "core/NDArray.h"
 
 #include <QString>
 

@@ -1,12 +1,14 @@
 // Layout: the visual graph (per-use inputs, collapsed chains, Scan clusters
 // with category links), dot and layered parts, stability between steps, the
 // async engine with cancel.
+#include "ir/Rewriter.h"
+#include "ir/GraphAssembler.h"
 #include "layout/GraphLayout.h"
 #include "layout/LayoutEngine.h"
 #include "layout/VisualGraph.h"
 #include "session/FileLoader.h"
 #include "session/RewriteSession.h"
-#include "model/StepDiff.h"
+#include "trace/StepDiff.h"
 #include "builder/Math.h"
 
 #include "UiTestGraphs.h"
@@ -33,13 +35,14 @@ bool overlaps(const GraphLayout& l, const VisualGraph& vg, QString* which) {
 
 // x -> Pass -> Elemwise chain of `chain` -> Scan(buffer) -> output
 std::unique_ptr<Graph> mixed(int chain, int body) {
-    auto g = std::make_unique<Graph>();
-    Variable* x = g->addInput(Type::tensor(DType::Float64, {11, 7}), "x");
-    Variable* c = g->addConstant(NDArray::scalar(DType::Float64, 5));
-    Variable* v = g->addNode(pass(), {x})->output(0);
-    for (int i = 0; i < chain; ++i) v = g->addNode(pass("Exp", OpKind::Elemwise), {v, c})->output(0);
-    Node* s = addScan(*g, v, body);
-    g->setOutputs({s->output(0), v});
+    GraphAssembler gA;
+    Variable* x = gA.addInput(Type::tensor(DType::Float64, {11, 7}), "x");
+    Variable* c = gA.addConstant(NDArray::scalar(DType::Float64, 5));
+    Variable* v = gA.addNode(pass(), {x})->output(0);
+    for (int i = 0; i < chain; ++i) v = gA.addNode(pass("Exp", OpKind::Elemwise), {v, c})->output(0);
+    Node* s = addScan(gA, v, body);
+    gA.setOutputs({s->output(0), v});
+    auto g = gA.finish();
     return g;
 }
 } // namespace
@@ -191,8 +194,12 @@ private slots:
         cache.remember(before, l);
         // One more node after the scan: everything else must stay put.
         auto g2 = g->clone();
-        Variable* extra = g2->addNode(pass("New"), {g2->outputs()[0]})->output(0);
-        g2->setOutputs({extra, g2->outputs()[1]});
+        Variable* extra = nullptr;
+        {
+            Rewriter rw(*g2);
+            extra = rw.create(pass("New"), {g2->outputs()[0]})->output(0);
+            rw.setOutput(0, extra);
+        }
         VisualGraph after = buildVisualGraph(*g2, ExpansionState{});
         IncrementalLayout inc = layoutIncrementally(after, cache);
         QVERIFY(inc.layout.ok);

@@ -2,14 +2,15 @@
 // explain data, selection, no-op detection. The trace is recorded by the real
 // Rewriter + TraceRecorder on a small graph, so the session sees what the
 // pipeline would give it.
+#include "ir/GraphAssembler.h"
 #include "session/RewriteSession.h"
 #include "builder/Examples.h"
-#include "model/GraphFacts.h"
+#include "trace/GraphFacts.h"
 #include "session/FileLoader.h"
-#include "model/StepDiff.h"
+#include "trace/StepDiff.h"
 
 #include "ir/Rewriter.h"
-#include "rewrite/TraceRecorder.h"
+#include "trace/TraceRecorder.h"
 
 #include <QSignalSpy>
 #include <QtTest>
@@ -26,7 +27,7 @@ public:
         if (in.empty()) throw OpTypeError("needs an input");
         return {*in[0]};
     }
-    void perform(ExecContext&, std::span<const NDArray> in, std::span<NDArray> out) const override { out[0] = in[0]; }
+    void perform(std::span<const NDArray> in, std::span<NDArray> out) const override { out[0] = in[0]; }
 
 private:
     std::string m_name;
@@ -44,13 +45,14 @@ struct Recorded {
 //  step 4 inplace/rename: same op name again (a no-op for the user)
 Recorded record() {
     Recorded r;
-    auto g = std::make_unique<Graph>();
-    Variable* x = g->addInput(Type::tensor(DType::Float64, {11, 7}), "x");
+    GraphAssembler gA;
+    Variable* x = gA.addInput(Type::tensor(DType::Float64, {11, 7}), "x");
     auto pass = std::make_shared<PassOp>();
-    Node* a = g->addNode(pass, {x});
-    Node* b = g->addNode(pass, {a->output(0)});
-    Node* c = g->addNode(pass, {b->output(0)});
-    g->setOutputs({c->output(0)});
+    Node* a = gA.addNode(pass, {x});
+    Node* b = gA.addNode(pass, {a->output(0)});
+    Node* c = gA.addNode(pass, {b->output(0)});
+    gA.setOutputs({c->output(0)});
+    auto g = gA.finish();
     r.a = a->id();
     r.b = b->id();
     r.c = c->id();

@@ -1,11 +1,12 @@
+#include "trace/TraceReplayer.h"
 #include "export/Export.h"
 
 #include "io/DPrint.h"
-#include "io/Dot.h"
+#include "io/GraphvizDot.h"
 #include "io/JsonGraph.h"
 #include "io/JsonTrace.h"
 #include "scene/GraphScene.h"
-#include "model/StepDiff.h"
+#include "trace/StepDiff.h"
 
 #include <QApplication>
 #include <QFile>

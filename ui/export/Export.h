@@ -4,7 +4,7 @@
 // JSON and dprint text come from the engine. `exportScene` does the same
 // without a window for `tensorlens export`.
 #include "layout/GraphLayout.h"
-#include "rewrite/Trace.h"
+#include "trace/Trace.h"
 
 #include <QString>
 

@@ -1,6 +1,6 @@
 #include "layout/GraphLayout.h"
 
-#include "model/StepDiff.h"
+#include "trace/StepDiff.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 #pragma once
-// Runs layoutVisualGraph off the GUI thread (STYLE.md pattern 11): one job at
+// Runs layoutVisualGraph off the GUI thread (docs/conventions.md#graphviz-off-the-gui-thread): one job at
 // a time, a new request cancels the one running, progress and results come
 // back as queued signals. Graphviz itself is serialised by graphvizMutex().
 #include "layout/GraphLayout.h"

@@ -5,7 +5,7 @@
 // elementwise chains. Built on the GUI thread from a Graph and the view's
 // expansion state; laid out on a worker (LayoutEngine).
 #include "ir/Graph.h"
-#include "model/GraphFacts.h"
+#include "trace/GraphFacts.h"
 
 #include <QSizeF>
 

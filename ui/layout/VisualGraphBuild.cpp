@@ -2,7 +2,7 @@
 // nodes of the step shown as ghosts where they were.
 #include "layout/VisualGraphBuilder.h"
 
-#include "model/StepDiff.h"
+#include "trace/StepDiff.h"
 
 #include <map>
 #include <set>

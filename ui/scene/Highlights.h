@@ -2,7 +2,7 @@
 // A step's diff mapped onto the visual graph: which boxes are new, which are
 // ghosts, which edges were rewired, where the badges go, and the banner text.
 #include "layout/VisualGraph.h"
-#include "model/StepDiff.h"
+#include "trace/StepDiff.h"
 
 #include <QString>
 #include <QStringList>

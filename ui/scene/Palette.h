@@ -1,7 +1,7 @@
 #pragma once
 // The colours of the canvas: one per op family, one per highlight. The
 // legend, the SVG export and the tests all read them from here.
-#include "model/GraphFacts.h"
+#include "trace/GraphFacts.h"
 
 #include <QColor>
 

@@ -5,10 +5,7 @@
 #include "io/JsonTrace.h"
 #include "rewrite/Pipeline.h"
 
-#if __has_include("io/DPrintImport.h")
 #include "io/DPrintImport.h"
-#define TL_UI_HAVE_DPRINT_IMPORT 1
-#endif
 
 #include <QFile>
 #include <QFileInfo>
@@ -50,15 +47,11 @@ LoadedDocument loadDocumentText(const std::string& text, const QString& qname) {
         }
         return doc;
     }
-#ifdef TL_UI_HAVE_DPRINT_IMPORT
     DPrintImport imported = importDprint(text, name);
     doc.trace = std::make_unique<Trace>(std::move(imported.graph));
     doc.kind = "dprint";
     for (const std::string& n : imported.notes) doc.notes << QString::fromStdString(n);
     return doc;
-#else
-    throw FormatError("line 1, column 1", "not a tensorlens JSON graph or trace (expected '{')", name);
-#endif
 }
 
 std::unique_ptr<Trace> rewriteToTrace(const Graph& graph, const std::set<std::string>& exclude) {

@@ -2,7 +2,7 @@
 // Opening what a user drops on the window: a JSON graph, a JSON trace, or
 // (when the importer is built in) PyTensor dprint text. Errors are
 // FormatError naming the file and the place (JSON path, line and column).
-#include "rewrite/Trace.h"
+#include "trace/Trace.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,3 +1,4 @@
+#include "trace/TraceReplayer.h"
 #include "session/RewriteSession.h"
 
 #include <algorithm>

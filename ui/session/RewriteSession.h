@@ -1,13 +1,14 @@
 #pragma once
-// The model every view of the window shares (STYLE.md pattern 10): the
+// The model every view of the window shares (docs/conventions.md#the-window-is-a-thin-view): the
 // original graph, its rewrite trace, the current step and the selection.
 // No widgets: tests drive it headless.
 //
 // Steps are numbered from 1: step k is trace.steps()[k - 1], and position k
 // shows graphAt(k), the graph after the first k steps, with diff(k)
 // highlighted. Position 0 is the original graph.
-#include "rewrite/Trace.h"
-#include "model/StepDiff.h"
+#include "trace/Trace.h"
+#include "trace/TraceReplayer.h"
+#include "trace/StepDiff.h"
 
 #include <QObject>
 #include <QString>

@@ -1,6 +1,6 @@
 #include "widgets/InspectorPane.h"
 
-#include "model/GraphFacts.h"
+#include "trace/GraphFacts.h"
 
 #include <QTextBrowser>
 #include <QVBoxLayout>

@@ -2,8 +2,8 @@
 
 #include "exec/Executor.h"
 #include "io/JsonValues.h"
-#include "model/GraphFacts.h"
-#include "rewrite/StepVerifier.h"
+#include "trace/GraphFacts.h"
+#include "trace/StepVerifier.h"
 
 #include <QComboBox>
 #include <QFileDialog>

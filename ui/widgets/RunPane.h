@@ -3,7 +3,7 @@
 // outputs of the current step next to the original graph's with their largest
 // differences and both peak memories, and "verify all steps" with progress,
 // cancel and a jump to the first step whose outputs differ.
-#include "exec/NDArray.h"
+#include "core/NDArray.h"
 #include "session/RewriteSession.h"
 
 #include <QFutureWatcher>

@@ -1,0 +1,18 @@
+#include "builder/rop/OpRop.h"
+
+#include <stdexcept>
+
+namespace tl {
+
+std::vector<Variable*> ropOfNode(GraphBuilder& b, const Node& node, std::span<Variable* const> inputTangents) {
+    switch (node.op().kind()) {
+    case OpKind::Elemwise: return elemwiseRop(b, node, inputTangents);
+    case OpKind::Scalar: return scalarNodeRop(b, node, inputTangents);
+    case OpKind::Scan: return scanRop(b, node, inputTangents);
+    default: break;
+    }
+    if (RopRule rule = arrayRopRule(node.op().kind())) return rule(b, node, inputTangents);
+    throw std::logic_error("no forward derivative (R_op) for " + node.op().name());
+}
+
+} // namespace tl

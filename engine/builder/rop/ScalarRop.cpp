@@ -1,0 +1,208 @@
+#include "builder/rop/ScalarRop.h"
+
+#include "builder/Math.h"
+#include "ir/Graph.h"
+#include "ops/ScalarOp.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tl {
+
+namespace {
+
+// Sum of the non-zero terms (empty Var when all are zero).
+Var sumOf(const std::vector<Var>& terms) {
+    std::vector<Var> live;
+    for (const Var& t : terms)
+        if (t.valid()) live.push_back(t);
+    if (live.empty()) return {};
+    return add(std::move(live));
+}
+
+// A constant of like's dtype and kind: the derivatives' irrational factors
+// (2/sqrt(pi), ln 2) must not upcast a float32 tangent as a float64 literal would.
+Var constantLike(const Var& like, double v) {
+    NDArray a = NDArray::scalar(like.dtype(), v);
+    if (like.type().isScalarType()) return like.builder().constant(std::move(a), Type::scalar(like.dtype()));
+    return like.builder().constant(std::move(a));
+}
+
+constexpr double kTwoOverSqrtPi = 1.1283791670955126;  // 2 / sqrt(pi)
+constexpr double kLn2 = 0.69314718055994531;
+constexpr double kLn10 = 2.3025850929940457;
+
+} // namespace
+
+Var scalarOpRop(ScalarOpCode code, DType castTo, const std::vector<Var>& x, const Var& y, const std::vector<Var>& t) {
+    using C = ScalarOpCode;
+    bool any = false;
+    for (const Var& v : t) any = any || v.valid();
+    if (!any || !scalarOpDifferentiable(code, y.dtype())) return {};
+    auto has = [&](size_t i) { return i < t.size() && t[i].valid(); };
+    auto orZero = [&](size_t i) { return has(i) ? t[i] : literalOf(y, 0); };
+    switch (code) {
+    case C::Add: return sumOf(t);
+    case C::Sub:
+        if (has(0) && has(1)) return t[0] - t[1];
+        return has(0) ? t[0] : -t[1];
+    case C::Mul: {
+        std::vector<Var> terms;
+        for (size_t i = 0; i < x.size(); ++i) {
+            if (!has(i)) continue;
+            std::vector<Var> others;
+            for (size_t j = 0; j < x.size(); ++j)
+                if (j != i) others.push_back(x[j]);
+            terms.push_back(mul(std::move(others)) * t[i]);
+        }
+        return sumOf(terms);
+    }
+    case C::TrueDiv: {
+        Var second = has(1) ? (x[0] * t[1]) / sqr(x[1]) : Var();
+        if (has(0)) return second.valid() ? t[0] / x[1] - second : t[0] / x[1];
+        return -second;
+    }
+    case C::Mod: {
+        // d(x mod y) = dx - floor(x / y) dy (PyTensor's Mod gradient).
+        Var second = has(1) ? intDiv(x[0], x[1]) * t[1] : Var();
+        if (has(0)) return second.valid() ? t[0] - second : t[0];
+        return -second;
+    }
+    case C::Neg: return -t[0];
+    case C::Abs: {
+        const Var sign = cast(gt(x[0], 0), y.dtype()) - cast(lt(x[0], 0), y.dtype());
+        return sign * t[0];
+    }
+    case C::Exp: return y * t[0];
+    case C::Log: return t[0] / x[0];
+    case C::Log1p: return t[0] / (1 + x[0]);
+    case C::Expm1: return (y + 1) * t[0];
+    case C::Sqrt: return t[0] / (2 * y);
+    case C::Sqr: return (2 * x[0]) * t[0];
+    case C::Sin: return cos(x[0]) * t[0];
+    case C::Cos: return -sin(x[0]) * t[0];
+    case C::Tanh: return (1 - sqr(y)) * t[0];
+    case C::Sigmoid: return (y * (1 - y)) * t[0];
+    case C::Softplus: return sigmoid(x[0]) * t[0];
+    case C::Pow: {
+        Var first = has(0) ? (x[1] * pow(x[0], x[1] - 1)) * t[0] : Var();
+        // d/dy x^y = log(x) x^y, taken as 0 at x == 0 as PyTensor does.
+        Var second = has(1) ? switch_(eq(x[0], 0), literalOf(y, 0), log(x[0]) * y) * t[1] : Var();
+        return sumOf({first, second});
+    }
+    case C::Maximum:
+    case C::Minimum: return switch_(eq(y, x[0]), orZero(0), orZero(1));
+    case C::Switch:
+        if (!has(1) && !has(2)) return {};
+        return switch_(x[0], orZero(1), orZero(2));
+    case C::Identity: return t[0];
+    case C::Cast: return has(0) ? cast(t[0], castTo) : Var();
+    case C::Reciprocal: return -(sqr(y) * t[0]);
+    case C::Erf: return (constantLike(y, kTwoOverSqrtPi) * exp(-sqr(x[0]))) * t[0];
+    case C::Erfc: return -((constantLike(y, kTwoOverSqrtPi) * exp(-sqr(x[0]))) * t[0]);
+    case C::Sinh: return cosh(x[0]) * t[0];
+    case C::Cosh: return sinh(x[0]) * t[0];
+    case C::Tan: return t[0] / sqr(cos(x[0]));
+    case C::ArcSin: return t[0] / sqrt(1 - sqr(x[0]));
+    case C::ArcCos: return -(t[0] / sqrt(1 - sqr(x[0])));
+    case C::ArcTan: return t[0] / (1 + sqr(x[0]));
+    case C::Log2: return t[0] / (x[0] * constantLike(y, kLn2));
+    case C::Log10: return t[0] / (x[0] * constantLike(y, kLn10));
+    case C::Exp2: return (y * constantLike(y, kLn2)) * t[0];
+    case C::ArcTan2: {
+        // d atan2(a, b) = (b da - a db) / (a^2 + b^2).
+        Var num = has(0) && has(1) ? x[1] * t[0] - x[0] * t[1] : has(0) ? x[1] * t[0] : -(x[0] * t[1]);
+        return num / (sqr(x[0]) + sqr(x[1]));
+    }
+    case C::Clip: {
+        // PyTensor's Clip gradient: x's where lo <= x <= hi, lo's where x < lo,
+        // hi's where x > hi (both bounds' when lo > hi; none for NaN x).
+        std::vector<Var> terms;
+        if (has(0)) terms.push_back(cast(and_(ge(x[0], x[1]), le(x[0], x[2])), y.dtype()) * t[0]);
+        if (has(1)) terms.push_back(cast(lt(x[0], x[1]), y.dtype()) * t[1]);
+        if (has(2)) terms.push_back(cast(gt(x[0], x[2]), y.dtype()) * t[2]);
+        return sumOf(terms);
+    }
+    default: return {};
+    }
+}
+
+std::vector<Var> compositeRop(const Graph& g, const std::vector<Var>& ins, const std::vector<Var>& outs,
+                              const std::vector<Var>& tangents) {
+    const std::vector<Node*> order = g.toposort();
+    std::unordered_map<const Variable*, Var> primal, tangent;
+    for (size_t k = 0; k < g.inputs().size(); ++k) {
+        primal[g.inputs()[k]] = ins[k];
+        if (k < tangents.size() && tangents[k].valid()) tangent[g.inputs()[k]] = tangents[k];
+    }
+    for (size_t o = 0; o < g.outputs().size(); ++o)
+        if (g.outputs()[o]->owner()) primal.emplace(g.outputs()[o], outs[o]);
+
+    // Which node outputs can carry a non-zero tangent.
+    std::unordered_set<const Variable*> live;
+    for (auto& [v, t] : tangent) live.insert(v);
+    std::vector<char> nodeLive(order.size(), 0);
+    for (size_t k = 0; k < order.size(); ++k) {
+        const Node* n = order[k];
+        const auto& op = static_cast<const ScalarOp&>(n->op());
+        bool any = false;
+        for (Variable* v : n->inputs()) any = any || live.count(v);
+        if (any && scalarOpDifferentiable(op.code(), n->output(0)->type().dtype)) {
+            live.insert(n->output(0));
+            nodeLive[k] = 1;
+        }
+    }
+    // Which primal values the rules need, and what computing them needs (reverse order).
+    std::unordered_set<const Variable*> need;
+    for (size_t k = 0; k < order.size(); ++k) {
+        if (!nodeLive[k]) continue;
+        for (Variable* v : order[k]->inputs()) need.insert(v);
+        need.insert(order[k]->output(0));
+    }
+    for (size_t k = order.size(); k-- > 0;) {
+        const Node* n = order[k];
+        if (need.count(n->output(0)) && !primal.count(n->output(0)))
+            for (Variable* v : n->inputs()) need.insert(v);
+    }
+    GraphBuilder& b = outs.at(0).builder();
+    auto primalOf = [&](Variable* v) -> Var {
+        if (auto it = primal.find(v); it != primal.end()) return it->second;
+        if (!v->isConstant()) throw std::logic_error("compositeRop: primal of inner variable " + std::to_string(v->id()) + " missing");
+        return primal[v] = b.constant(v->constantValue().copy());  // a 0-d tensor constant of the same dtype
+    };
+    for (size_t k = 0; k < order.size(); ++k) {
+        Node* n = order[k];
+        const bool build = need.count(n->output(0)) && !primal.count(n->output(0));
+        if (!build && !nodeLive[k]) continue;
+        const auto& op = static_cast<const ScalarOp&>(n->op());
+        std::vector<Var> xs, ts;
+        for (Variable* v : n->inputs()) {
+            xs.push_back(primalOf(v));
+            auto it = tangent.find(v);
+            ts.push_back(it == tangent.end() ? Var() : it->second);
+        }
+        if (build) primal[n->output(0)] = applyScalar(op.code(), xs, op.castTo());
+        if (nodeLive[k]) {
+            Var t = scalarOpRop(op.code(), op.castTo(), xs, primal.at(n->output(0)), ts);
+            if (t.valid()) tangent[n->output(0)] = t;
+        }
+    }
+    std::vector<Var> result;
+    for (Variable* o : g.outputs()) {
+        auto it = tangent.find(o);
+        result.push_back(it == tangent.end() || o->isGraphInput() ? Var() : it->second);
+    }
+    return result;
+}
+
+Var broadcastTangent(const Var& t, const Var& like) {
+    if (!t.valid() || t.type().isScalarType() || like.type().isScalarType()) return t;
+    bool needs = t.ndim() < like.ndim();
+    const int off = like.ndim() - t.ndim();
+    for (int d = 0; !needs && d < t.ndim(); ++d) needs = t.type().shape[d] == 1 && like.type().shape[d + off] != 1;
+    if (!needs) return t;
+    // switch(like == like, t, t) is t broadcast to like's shape whatever like holds (NaN too).
+    return switch_(eq(like, like), t, t);
+}
+
+} // namespace tl
