@@ -13,7 +13,6 @@
 #include "ops/Opaque.h"
 #include "rewrite/Pipeline.h"
 
-#include <QElapsedTimer>
 #include <QtTest>
 
 #include <map>
@@ -149,7 +148,7 @@ private slots:
     }
 
     // A 3000-deep chain (its listing is 13 MB: line k is indented 3k characters):
-    // nothing recurses on depth, and it stays fast.
+    // nothing recurses on depth. What it costs: bench/bench_dprint.cpp.
     void deepChain() {
         Graph g;
         Variable* v = g.addInput(Type::tensor(DType::Float64, {3}), "x");
@@ -157,10 +156,7 @@ private slots:
         g.setOutputs({v});
         Opts o{"type+topo", {}, true};
         o.o.printType = o.o.printTopoIndex = true;
-        QElapsedTimer t;
-        t.start();
         roundTrip(g, o);
-        QVERIFY2(t.elapsed() < 20000, qPrintable(QString::number(t.elapsed()) + " ms"));
     }
 };
 
