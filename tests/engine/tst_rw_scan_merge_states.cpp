@@ -1,6 +1,6 @@
 // scan_merge_states: states of one Scan computing the same sequence become one
-// (SEMANTICS.md §4.2). Firing and non-firing cases side by side, every one run
-// before and after; the oracle cases also against PyTensor's numbers.
+// (docs/semantics.md#duplicate-states). Firing and non-firing cases side by side, every
+// one run before and after; the oracle cases also against PyTensor's numbers.
 #include "BuildCases.h"
 #include "RewriteCheck.h"
 #include "ScanRewriteTestUtil.h"

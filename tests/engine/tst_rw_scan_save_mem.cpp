@@ -1,7 +1,7 @@
-// scan_save_mem: fewer steps and smaller buffers (SEMANTICS.md §4.1), in PyTensor's
-// sizing (equal to the oracle's fast_run) and in exact sizing (init_l rows where the
-// reuse hazard is ruled out, init_l + 1 exactly where it is not). Every case runs
-// before and after; buffer rows are checked against PyTensor's recorded figures.
+// scan_save_mem: fewer steps and smaller buffers (docs/semantics.md#scan-buffers), in
+// PyTensor's sizing (equal to the oracle's fast_run) and in exact sizing (init_l rows
+// where the reuse hazard is ruled out, init_l + 1 exactly where it is not). Every case
+// runs before and after; buffer rows are checked against PyTensor's recorded figures.
 #include "BuildCases.h"
 #include "RewriteCheck.h"
 #include "ScanRewriteTestUtil.h"
@@ -276,7 +276,8 @@ private slots:
         }
     }
 
-    // The whole FAST_RUN pipeline on the seed issue's two programs (SEMANTICS.md §4.2).
+    // The whole FAST_RUN pipeline on the seed report's two programs
+    // (docs/rewrites.md#on-the-seed-report).
     void fullPipelineSeed_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<bool>("exact");
