@@ -9,7 +9,7 @@
 //   fused_2rows  the ideal rewrite by hand: one loop, states (x, dx), one Composite
 //                computing exp once, (2, 7) buffers in place (PyTensor's sizing)
 //   fused_1row   the same with (1, 7) buffers, the new state written over its tap
-//                (reuse proven safe, SEMANTICS.md §4.1)
+//                (reuse proven safe, docs/semantics.md#exact-buffer-sizing)
 #include "builder/Indexing.h"
 #include "builder/Math.h"
 #include "builder/Rop.h"

@@ -1,8 +1,8 @@
-// The canvas at scale (PRODUCT.md "Drawing"): a generated 5,000-node graph
-// with Scans, first view with the lazy per-part layout against Graphviz `dot`
-// on the whole flat graph in the same run; then stepping to the next rewrite
-// with positions kept (incremental) against a full relayout of every step.
-// Each timing covers what the window does: visual graph, layout, scene items.
+// The canvas at scale (docs/performance.md#drawing-the-graph): a generated 5,000-node
+// graph with Scans, first view with the lazy per-part layout against Graphviz `dot` on
+// the whole flat graph in the same run; then stepping to the next rewrite with
+// positions kept (incremental) against a full relayout of every step. Each timing
+// covers what the window does: visual graph, layout, scene items.
 #include "builder/Generators.h"
 #include "layout/GraphLayout.h"
 #include "layout/VisualGraph.h"

@@ -40,9 +40,9 @@ seed json_graph "$root"/resources/examples/*.json "$root"/tests/golden/dprint/*.
   "$root"/tests/fuzz/regressions/json_graph/*
 seed trace "$root"/tests/fuzz/seeds/*.trace.json "$root"/tests/fuzz/regressions/trace/*
 seed dprint_import "$root"/tests/golden/dprint/*.txt "$root"/tests/fuzz/regressions/dprint_import/*
-# The oracle's listings, when shared/ is beside the checkout.
-if [ -d "$root/../shared/oracle" ] && command -v python3 > /dev/null; then
-  python3 - "$root/../shared/oracle" "$corpus/dprint_import" <<'PY'
+# The reference cases' listings (tests/oracle/<case>/expected.json).
+if command -v python3 > /dev/null; then
+  python3 - "$root/tests/oracle" "$corpus/dprint_import" <<'PY'
 import json, os, sys
 src, dst = sys.argv[1], sys.argv[2]
 for case in sorted(os.listdir(src)):

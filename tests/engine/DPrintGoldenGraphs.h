@@ -1,6 +1,6 @@
 #pragma once
 // The graphs behind real PyTensor dprint listings (tests/golden/dprint/*.txt): the
-// compiled FAST_RUN / no-prealloc graphs of ../shared/oracle/*/ and the two listings
+// compiled FAST_RUN / no-prealloc graphs of tests/oracle/*/ and the two listings
 // of the seed issue, rebuilt op by op with the same sharing of variables (a
 // constant printed twice with one [id] is one Variable here too).
 #include "ir/GraphAssembler.h"

@@ -1,5 +1,5 @@
 #pragma once
-// Helpers shared by the scan rewrite suites (tst_rw_scan_merge_states, tst_rw_scan_save_mem):
+// Shared by the scan rewrite suites (tst_rw_scan_merge_states, tst_rw_scan_save_mem):
 // finding the Scan, reading its buffer rows, the oracle's recorded figures.
 #include "TestSupport.h"
 #include "builder/Examples.h"
@@ -9,9 +9,7 @@
 #include "trace/Trace.h"
 
 #include <algorithm>
-
-#include <filesystem>
-#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -59,10 +57,11 @@ inline int innerNamed(const Node* scan, const std::string& name) {
     return n;
 }
 
-/// The oracle case's expected.json, or nullopt when shared/ is absent.
-inline std::optional<nlohmann::json> oracleCase(const std::string& name) {
-    const std::string path = sharedPath("oracle/" + name + "/expected.json");
-    if (path.empty() || !std::filesystem::exists(path)) return std::nullopt;
+/// The oracle case's expected.json (tests/oracle/<name>). The cases ship with the
+/// tests, so an unknown name throws std::runtime_error naming it.
+inline nlohmann::json oracleCase(const std::string& name) {
+    const std::string path = oracleCaseFile(name);
+    if (path.empty()) throw std::runtime_error("no oracle case " + name + " in " + oracleDir());
     return readJsonFile(path);
 }
 

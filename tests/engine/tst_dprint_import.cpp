@@ -81,7 +81,6 @@ class TestDPrintImport : public QObject {
     Q_OBJECT
 private slots:
     void seedListing1() {
-        if (test::sharedPath("seed").empty()) QSKIP("shared/ is not present");
         const std::string text = test::seedDprintListing(1);
         QVERIFY(text.size() > 1000);
         DPrintImport imp = importDprint(text, "seed-listing-1");
@@ -96,7 +95,7 @@ private slots:
                  notes.c_str());
         // That PyTensor numbered the two output nodes 13/14 the other way round from 2.34's order.
         QVERIFY2(notes.find("topological indices differ") != std::string::npos, notes.c_str());
-        // Issue 2's numbers: seq[-1] = -4.993216188647903, and the Rop tangent.
+        // PyTensor's numbers for seed example 1: seq[-1] = -4.993216188647903, and the Rop tangent.
         RunResult r = runGraph(*imp.graph, inputsByName(*imp.graph, {{"x_init", xInit()}, {"x_init_tangent", vec(std::vector<double>(7, 1.0))}}));
         QCOMPARE(r.outputs.size(), size_t(2));
         TL_COMPARE_ARRAYS(r.outputs[0], vec(std::vector<double>(7, -4.993216188647903)), 1e-13, 0);
@@ -111,7 +110,6 @@ private slots:
     }
 
     void seedListing2() {
-        if (test::sharedPath("seed").empty()) QSKIP("shared/ is not present");
         const std::string text = test::seedDprintListing(2);
         QVERIFY(text.find("Inner graphs:") != std::string::npos);
         DPrintImport imp = importDprint(text);
@@ -125,7 +123,7 @@ private slots:
         const std::string notes = joinNotes(imp);
         QVERIFY2(notes.find("rebuilt from its name") != std::string::npos, notes.c_str());
         QVERIFY2(notes.find("dtype not printed") != std::string::npos, notes.c_str());
-        // Issue 2, example 2: sx == sy, shape (10, 7), first two rows.
+        // Seed example 2: sx == sy, shape (10, 7), first two rows.
         RunResult r = runGraph(*imp.graph, inputsByName(*imp.graph, {{"x_init", xInit()}}));
         QCOMPARE(r.outputs.size(), size_t(2));
         QCOMPARE(r.outputs[0].shape(), (Shape{10, 7}));
@@ -143,11 +141,9 @@ private slots:
     void oracle_data() {
         QTest::addColumn<QString>("dir");
         QTest::addColumn<QString>("key");
-        const std::string root = test::sharedPath("oracle");
-        if (root.empty()) return;
-        QDir d(QString::fromStdString(root));
-        for (const QString& sub : d.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
-            if (!QFileInfo::exists(d.filePath(sub + "/expected.json"))) continue;
+        const QDir d(QString::fromStdString(test::oracleDir()));
+        for (const std::string& name : test::oracleCaseNames()) {
+            const QString sub = QString::fromStdString(name);
             for (const char* key : {"dprint_fast_run", "dprint_no_prealloc"})
                 QTest::newRow(qPrintable(sub + "/" + key)) << d.filePath(sub) << QString(key);
         }
@@ -155,7 +151,6 @@ private slots:
     void oracle() {
         QFETCH(QString, dir);
         QFETCH(QString, key);
-        if (dir.isEmpty()) QSKIP("shared/oracle is not present");
         const nlohmann::json j = readJsonFile(dir.toStdString() + "/expected.json");
         if (!j.contains(key.toStdString())) QSKIP("no such listing in this case");
         const std::string text = j[key.toStdString()].get<std::string>();

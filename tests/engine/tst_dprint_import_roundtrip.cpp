@@ -14,7 +14,6 @@
 #include "ops/Opaque.h"
 #include "rewrite/Pipeline.h"
 
-#include <QElapsedTimer>
 #include <QtTest>
 
 #include <map>
@@ -150,7 +149,7 @@ private slots:
     }
 
     // A 3000-deep chain (its listing is 13 MB: line k is indented 3k characters):
-    // nothing recurses on depth, and it stays fast.
+    // nothing recurses on depth. What it costs: bench/bench_dprint.cpp.
     void deepChain() {
         GraphAssembler ga;
         Variable* v = ga.addInput(Type::tensor(DType::Float64, {3}), "x");
@@ -160,10 +159,7 @@ private slots:
         const Graph& g = *gOwned;
         Opts o{"type+topo", {}, true};
         o.o.printType = o.o.printTopoIndex = true;
-        QElapsedTimer t;
-        t.start();
         roundTrip(g, o);
-        QVERIFY2(t.elapsed() < 20000, qPrintable(QString::number(t.elapsed()) + " ms"));
     }
 };
 

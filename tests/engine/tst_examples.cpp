@@ -1,5 +1,5 @@
 // The built-in examples: they build, match their shipped JSON, and compute what
-// a real PyTensor computed (shared/oracle/<case>/expected.json, seed numbers of issue 2).
+// a real PyTensor computed (tests/oracle/<case>/expected.json, and the seed programs' numbers).
 #include "TestSupport.h"
 #include "builder/Examples.h"
 #include "exec/Executor.h"
@@ -52,8 +52,8 @@ private slots:
     void matchesPyTensorReference_data() { everyExampleBuildsAndValidates_data(); }
     void matchesPyTensorReference() {
         QFETCH(QString, name);
-        const std::string file = test::sharedPath("oracle/" + name.toStdString() + "/expected.json");
-        if (file.empty()) QSKIP("no oracle case for this example");
+        const std::string file = test::oracleCaseFile(name.toStdString());
+        if (file.empty()) QSKIP("no PyTensor reference case for this example");
         const nlohmann::json expected = readJsonFile(file);
         auto g = buildExample(name.toStdString());
         RunResult r = runGraph(*g, oracleInputs(*g, expected));
@@ -65,7 +65,7 @@ private slots:
         }
     }
 
-    // The figures issue 2 quotes from a real PyTensor 2.34 run of the seed programs.
+    // The seed programs' figures from a real PyTensor 2.34 run.
     void seedRopNumbers() {
         const Example* e = findExample("seed_rop");
         QVERIFY(e);

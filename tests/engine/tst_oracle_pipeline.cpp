@@ -1,4 +1,4 @@
-// The whole pipeline on every PyTensor reference case (shared/oracle): outputs equal
+// The whole pipeline on every PyTensor reference case (tests/oracle): outputs equal
 // PyTensor's, and the rewritten graph is at least as good by PyTensor's own figures
 // (number of loops, buffer rows, exp per step). In `pytensor` mode the buffers equal
 // FAST_RUN's exactly; in `exact` mode they lie between no_prealloc's and FAST_RUN's.
@@ -88,8 +88,8 @@ private slots:
     void cases() {
         QFETCH(QString, name);
         QFETCH(QString, mode);
-        const std::string file = test::sharedPath("oracle/" + name.toStdString() + "/expected.json");
-        if (file.empty()) QSKIP("no oracle case");
+        const std::string file = test::oracleCaseFile(name.toStdString());
+        if (file.empty()) QSKIP("no PyTensor reference case for this example");
         const nlohmann::json expected = readJsonFile(file);
         auto g = buildExample(name.toStdString());
         PipelineOptions opts;

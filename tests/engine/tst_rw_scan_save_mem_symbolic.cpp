@@ -1,7 +1,8 @@
-// scan_save_mem with a symbolic n_steps (SEMANTICS.md §4.1): scans over sequences of
-// unknown length (n_steps = Shape_i{0}(M), minimum(...) of two), or n given as an input.
-// Each case is rewritten once and then run before and after on inputs of several
-// lengths (1, shorter than the taps, 0 where the reads allow it), numbers compared.
+// scan_save_mem with a symbolic n_steps
+// (docs/rewrites/scan_save_mem.md#symbolic-n_steps): scans over sequences of unknown
+// length (n_steps = Shape_i{0}(M), minimum(...) of two), or n given as an input. Each
+// case is rewritten once and then run before and after on inputs of several lengths (1,
+// shorter than the taps, 0 where the reads allow it), numbers compared.
 #include "BuildCases.h"
 #include "RewriteCheck.h"
 #include "ScanRewriteTestUtil.h"

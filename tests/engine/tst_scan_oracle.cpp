@@ -1,5 +1,6 @@
-// The seed bug report's numbers (issue 2) and every PyTensor reference case in
-// shared/oracle/ that the builder expresses, run unrewritten through the executor.
+// The seed programs' numbers as a real PyTensor 2.34 computes them, and every
+// PyTensor reference case in tests/oracle/ that the builder expresses, run
+// unrewritten through the executor.
 #include "builder/Indexing.h"
 #include "builder/Math.h"
 #include "builder/Rop.h"
@@ -124,7 +125,7 @@ NDArray seedInit() {
 class TestScanOracle : public QObject {
     Q_OBJECT
 private slots:
-    // Issue 2, example 1: seq[-1] and its Rop.
+    // Seed example 1: seq[-1] and its Rop.
     void seedExample1() {
         GraphBuilder b;
         Var x = b.input("x_init", DType::Float64, {7});
@@ -140,7 +141,7 @@ private slots:
                           1e-13, 0);
     }
 
-    // Issue 2, example 2: two identical traces.
+    // Seed example 2: two identical traces.
     void seedExample2() {
         GraphBuilder b;
         Var x = b.input("x_init", DType::Float64, {7});
@@ -165,8 +166,8 @@ private slots:
     }
     void oracleCase() {
         QFETCH(QString, name);
-        const std::string file = test::sharedPath("oracle/" + name.toStdString() + "/expected.json");
-        if (file.empty()) QSKIP("shared/oracle is not present");
+        const std::string file = test::oracleCaseFile(name.toStdString());
+        QVERIFY2(!file.empty(), qPrintable("no case " + name + " in " + QString::fromStdString(test::oracleDir())));
         const nlohmann::json j = readJsonFile(file);
         GraphBuilder b;
         Inputs in;
@@ -192,13 +193,10 @@ private slots:
 
     // Every case folder is covered by a row above (a new case fails here until it is added).
     void everyCaseIsCovered() {
-        const std::string dir = test::sharedPath("oracle");
-        if (dir.empty()) QSKIP("shared/oracle is not present");
-        QDir d(QString::fromStdString(dir));
-        for (const QString& sub : d.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-            if (!QFileInfo::exists(d.filePath(sub + "/expected.json"))) continue;
-            QVERIFY2(cases().count(sub.toStdString()), qPrintable("no builder for oracle case " + sub));
-        }
+        const std::vector<std::string> names = test::oracleCaseNames();
+        QVERIFY2(!names.empty(), qPrintable("no cases in " + QString::fromStdString(test::oracleDir())));
+        for (const std::string& name : names)
+            QVERIFY2(cases().count(name), ("no builder for oracle case " + name).c_str());
     }
 };
 

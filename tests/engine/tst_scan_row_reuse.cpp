@@ -1,8 +1,8 @@
-// The executor's side of exact buffer sizing (SEMANTICS.md §4.1): a Scan whose state
-// is flagged reuseProvenSafe and whose buffer has exactly init_l rows writes the new
-// state over its oldest tap only when the compiled step can order every other reader
-// of the tap first (CompiledGraphOptions::rowReuse); otherwise it copies. Loops are
-// built by hand here so the flags can be wrong on purpose.
+// The executor's side of exact buffer sizing (docs/semantics.md#exact-buffer-sizing): a
+// Scan whose state is flagged reuseProvenSafe and whose buffer has exactly init_l rows
+// writes the new state over its oldest tap only when the compiled step can order every
+// other reader of the tap first (CompiledGraphOptions::rowReuse); otherwise it copies.
+// Loops are built by hand here so the flags can be wrong on purpose.
 #include "TestSupport.h"
 #include "builder/Indexing.h"
 #include "builder/Math.h"

@@ -1,6 +1,7 @@
 #pragma once
-// The oracle of every rewrite test (STYLE.md pattern 6): run the graph before and
-// after the rewrite on the same seeded inputs and compare the numbers.
+// The oracle of every rewrite test (docs/conventions.md#numbers-are-the-oracle): run
+// the graph before and after the rewrite on the same seeded inputs and compare the
+// numbers.
 #include "rewrite/Pipeline.h"
 #include "trace/Trace.h"
 

@@ -1,23 +1,38 @@
 #include "TestSupport.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 namespace tl::test {
 
 std::string sourcePath(const std::string& relative) { return std::string(TL_SOURCE_DIR) + "/" + relative; }
 
-std::string sharedPath(const std::string& relative) {
-    std::filesystem::path p = std::filesystem::path(TL_SHARED_DIR) / relative;
+std::string oracleDir() { return std::string(TL_TESTS_DIR) + "/oracle"; }
+
+std::string oracleCaseFile(const std::string& name) {
+    const std::filesystem::path p = std::filesystem::path(oracleDir()) / name / "expected.json";
     return std::filesystem::exists(p) ? p.string() : std::string();
 }
 
+std::vector<std::string> oracleCaseNames() {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(oracleDir()))
+        if (entry.is_directory() && std::filesystem::exists(entry.path() / "expected.json"))
+            names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::string seedReportPath() { return std::string(TL_TESTS_DIR) + "/data/missed-scan-rewrites.txt"; }
+
 std::string seedDprintListing(int which) {
-    const std::string path = sharedPath("seed/missed-scan-rewrites.txt");
-    if (path.empty()) return {};
+    const std::string path = seedReportPath();
     std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(path + ": cannot be read");
     std::string out;
     bool on = false;
     for (std::string l; std::getline(in, l);) {

@@ -1,5 +1,6 @@
 #pragma once
-// Helpers shared by the test suites: paths, numeric comparison of arrays.
+// What every test suite needs: paths into the source tree and its reference
+// data (tests/oracle, tests/data), numeric comparison of arrays.
 #include "core/NDArray.h"
 
 #include <QString>
@@ -11,12 +12,21 @@ namespace tl::test {
 
 /// Absolute path of a file in the source tree ("resources/examples/seed_rop.json").
 std::string sourcePath(const std::string& relative);
-/// Absolute path under ../shared (oracle cases, seed); empty when shared/ is absent.
-std::string sharedPath(const std::string& relative);
+/// The PyTensor reference cases, tests/oracle: one folder per case with the
+/// PyTensor program (case.py) and what PyTensor 2.34 computed (expected.json).
+std::string oracleDir();
+/// tests/oracle/<name>/expected.json; empty when there is no case of that name
+/// (a built-in example without a PyTensor reference).
+std::string oracleCaseFile(const std::string& name);
+/// The names of every case in tests/oracle, sorted.
+std::vector<std::string> oracleCaseNames();
 
+/// The bug report tensorlens started from, tests/data/missed-scan-rewrites.txt.
+std::string seedReportPath();
 /// One of the two dprint listings of the seed bug report (1 or 2) as a user would
 /// copy it: the first as printed, the second without its `# ` comment prefixes.
-/// Empty when shared/ is absent.
+/// Throws std::runtime_error naming the file when it cannot be read: the report
+/// ships with the tests, so a missing one is a broken checkout, not a skip.
 std::string seedDprintListing(int which);
 
 /// Empty when a and b have equal shapes and every element is within

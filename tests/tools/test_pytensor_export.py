@@ -2,13 +2,14 @@
 """tools/pytensor_export.py against a real PyTensor: every exported graph loads in
 tensorlens, prints as PyTensor's dprint prints it, and runs to PyTensor's outputs.
 
-    python3 tests/tools/test_pytensor_export.py --app path/to/tensorlens [--shared ../shared]
+    python3 tests/tools/test_pytensor_export.py --app path/to/tensorlens [--oracle tests/oracle]
 
 Skipped (exit 0, "skipped: ...") when `import pytensor` fails. Cases: small graphs
 built here (elementwise, Composite, Scan with sit_sot / mit_sot / sequences /
 nit_sot / non_sequences / while) as variables, FunctionGraph and compiled FAST_RUN
-Function, and every oracle case in shared/oracle (both compiled modes and the
-graph before rewriting). Ends with "N passed, M failed".
+Function, and the program of every reference case in tests/oracle (both compiled
+modes, the FAST_RUN rewrite trace and the graph before rewriting). Ends with
+"N passed, M failed".
 """
 
 import argparse
@@ -160,11 +161,10 @@ def small_cases():
     return cases
 
 
-def oracle_cases(shared):
-    """Runs each shared/oracle/<case>/case.py with write_expected captured (nothing is written)."""
-    root = os.path.join(shared, "oracle")
-    if not os.path.isdir(root):
-        return []
+def oracle_cases(root):
+    """Runs each <root>/<case>/case.py with write_expected captured (nothing is written)."""
+    if not os.path.isfile(os.path.join(root, "_oracle_util.py")):
+        raise SystemExit(f"{root}: not the reference cases (no _oracle_util.py)")
     sys.path.insert(0, root)
     import _oracle_util
     import runpy
@@ -198,7 +198,8 @@ def oracle_cases(shared):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--app", required=True, help="the tensorlens executable")
-    ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
+    ap.add_argument("--oracle", default=os.path.join(ROOT, "tests", "oracle"),
+                    help="the reference cases, one folder per case with its case.py")
     a = ap.parse_args()
     passed, failed = 0, 0
 
@@ -223,7 +224,7 @@ def main():
             attempt(f"{name} (FAST_RUN function)",
                     lambda: check(a.app, tmp, name + ".fn", f, values, expected, (DPRINT_FLAGS, dprint_text(f))))
             attempt(f"{name} (rewrite trace)", lambda: check_trace(a.app, tmp, name, ins, outs, values, f))
-        for case, cap, err in oracle_cases(a.shared):
+        for case, cap, err in oracle_cases(a.oracle):
             if err:
                 attempt(case, lambda: (_ for _ in ()).throw(AssertionError(err)))
                 continue

@@ -13,7 +13,6 @@
 
 #include "UiTestGraphs.h"
 
-#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -167,16 +166,15 @@ private slots:
         for (const QPainterPath& p : l.paths) QVERIFY(!p.isEmpty());
     }
 
-    void layeredHandlesThousandsOfNodesQuickly() {
+    // Thousands of boxes in one part: how fast is bench/bench_ui_layered.cpp's question.
+    void layeredLaysOutThousandsOfNodes() {
         auto g = randomDag(3000, 20, 7);
         VisualGraph vg = buildVisualGraph(*g, ExpansionState{});
-        QElapsedTimer t;
-        t.start();
         LayoutSettings s;
         s.method = LayoutSettings::Method::Layered;
         GraphLayout l = layoutVisualGraph(vg, s);
         QVERIFY(l.ok);
-        QVERIFY2(t.elapsed() < 3000, qPrintable(QString::number(t.elapsed())));
+        QCOMPARE(l.rects.size(), vg.nodes.size());
         // Within a rank boxes never overlap.
         std::map<double, std::vector<QRectF>> rows;
         for (const QRectF& r : l.rects) rows[r.center().y()].push_back(r);
