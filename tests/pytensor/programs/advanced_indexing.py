@@ -24,5 +24,5 @@ outputs = [
 inputs = [M, idx, cols, mask, T]
 
 rng = np.random.default_rng(35)
-values = {"M": rng.normal(size=(6, 5)), "idx": np.array([0, 3, 3, -1]), "cols": np.array([4, 0, 2, 1]),
+values = {"M": rng.normal(size=(6, 5)), "idx": np.array([0, 2, 2, -1]), "cols": np.array([4, 0, 2, 1]),
           "mask": np.array([True, False, True, True, False, True]), "T": rng.normal(size=(4, 3, 5))}
