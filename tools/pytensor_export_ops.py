@@ -49,6 +49,11 @@ SCALAR_OPS = {
 SCALAR_PROPS = {"Cast": lambda s: {"dtype": str(s.o_type.dtype)},
                 "InRange": lambda s: {"openlow": bool(s.openlow), "openhi": bool(s.openhi)}}
 
+# OpFromGraph subclasses keep their parameters as attributes (their __props__ are empty);
+# their inner graph is written as the node's "inner".
+GRAPH_OP_ATTRS = {"AllocDiag": ("axis1", "axis2", "offset"), "Einsum": ("subscripts", "path", "optimized"),
+                  "Pad": ("pad_mode", "reflect_type")}
+
 _TOOLS = os.path.dirname(os.path.abspath(__file__))
 _DEFS = os.path.join(os.path.dirname(_TOOLS), "engine", "ops")
 _known = None
@@ -146,6 +151,9 @@ def op_json(op):
         if name in ("fgraph", "output_types_preference"):
             continue
         params[name] = prop_json(getattr(op, name, None))
+    for name in GRAPH_OP_ATTRS.get(kind, ()):
+        if hasattr(op, name):
+            params[name] = prop_json(getattr(op, name))
     if kind == "Blockwise":
         params["signature"] = str(op.signature)
         params["name"] = getattr(op, "name", None)

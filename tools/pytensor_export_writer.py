@@ -239,7 +239,8 @@ class _Writer:
             sp = _scalar_params(node.op)
             if sp is None:
                 raise ExportError(f"the scalar op {node.op} has no tensorlens counterpart")
-            return "Scalar", sp, None
+            nested = sp["scalar_op"] in ("composite", "scalar_loop")  # a Composite inside a Composite
+            return "Scalar", sp, _scalar_body(node.op, self.notes) if nested else None
         if any(c.__name__ == "RandomVariable" for c in type(node.op).__mro__):
             return self._opaque(node, RANDOM_NOTE)
         if bad_inputs or not all(self._written(v) for v in node.outputs):
@@ -373,8 +374,12 @@ def _missing_names(r):
     keys = set()
     if kind in ("Elemwise", "Scalar") or "scalar_op" in params:
         keys.add(params.get("scalar_op"))
-    for n in (inner or {}).get("nodes", []) if params.get("scalar_op") in ("composite", "scalar_loop") else []:
-        keys.add(n["params"].get("scalar_op"))
+    stack = [inner] if params.get("scalar_op") in ("composite", "scalar_loop") and inner else []
+    while stack:  # scalar bodies, nested ones too
+        for n in stack.pop().get("nodes", []):
+            keys.add(n["params"].get("scalar_op"))
+            if "inner" in n:
+                stack.append(n["inner"])
     keys.discard("composite")
     missing += [f"scalar op '{k}'" for k in sorted(k for k in keys if k and k not in scalars)]
     return ", ".join(missing)

@@ -25,6 +25,8 @@ def gap_category(msg):
     if any(k in low for k in ("unknown op kind", "unknown scalar op", "not implemented", "unknown type kind",
                               "cannot execute opaque", "unknown kind", "has no tensorlens")):
         return "missing op"
+    if '/type: missing field "dtype"' in msg:  # a slice or None typed variable: a type tensorlens lacks
+        return "missing op"
     return "error"
 
 
@@ -34,9 +36,13 @@ def _app(app, *args):
     except subprocess.TimeoutExpired:
         raise StageError(f"error: tensorlens {args[0]} took over {TIMEOUT} s")
     if p.returncode != 0:
-        msg = (p.stderr.strip() or p.stdout.strip()).splitlines()
-        msg = msg[-1] if msg else f"exit code {p.returncode}"
-        msg = msg.replace(os.path.dirname(os.path.dirname(args[1])) + "/", "") if len(args) > 1 else msg
+        lines = (p.stderr.strip() or p.stdout.strip()).splitlines()
+        msg = lines[-1] if lines else f"exit code {p.returncode}"
+        if len(args) > 1:  # paths relative to the export folder
+            msg = msg.replace(os.path.dirname(os.path.dirname(os.path.abspath(args[1]))) + "/", "")
+            msg = msg.replace(os.path.dirname(os.path.dirname(args[1])) + "/", "")
+        for prefix in (f"tensorlens {args[0]}: ", "error: "):
+            msg = msg[len(prefix):] if msg.startswith(prefix) else msg
         raise StageError(f"{gap_category(msg)}: tensorlens {args[0]}: {msg}")
     return p.stdout
 

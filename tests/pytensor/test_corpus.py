@@ -106,6 +106,8 @@ def main():
                 problems.append(f"{n} {stage}: listed as '{known[stage]}' but now fails with '{msg}'")
             elif status == "pass" and stage in known:
                 problems.append(f"{n} {stage}: passes; remove it from known_gaps.json ({known[stage]})")
+    with open(os.path.join(a.out, "test_results.json"), "w") as f:
+        json.dump(results, f, indent=1, sort_keys=True)
     print(table(results, gaps))
     print("\nok: passes; gap: fails as known_gaps.json says; FAIL: fails unlisted; PASS!: passes but listed; -: not run")
     if a.update_gaps:
