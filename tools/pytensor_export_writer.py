@@ -371,6 +371,9 @@ def _missing_names(r):
     kinds, scalars = known
     kind, params, inner = r
     missing = [] if kind in kinds else [f"op kind '{kind}'"]
+    core = params.get("core_op") if kind == "Blockwise" else None
+    if isinstance(core, dict) and core.get("kind") not in kinds:
+        missing.append(f"op kind '{core.get('kind')}'")
     keys = set()
     if kind in ("Elemwise", "Scalar") or "scalar_op" in params:
         keys.add(params.get("scalar_op"))

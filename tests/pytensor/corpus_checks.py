@@ -23,7 +23,8 @@ def gap_category(msg):
         return head
     low = msg.lower()
     if any(k in low for k in ("unknown op kind", "unknown scalar op", "not implemented", "unknown type kind",
-                              "cannot execute opaque", "unknown kind", "has no tensorlens")):
+                              "cannot execute opaque", "unknown kind", "has no tensorlens",
+                              "scalar op: has no inner graph")):  # a Composite nested in a Composite
         return "missing op"
     if '/type: missing field "dtype"' in msg:  # a slice or None typed variable: a type tensorlens lacks
         return "missing op"

@@ -30,8 +30,14 @@ def main(argv):
     results = load(os.path.join(root, "test_results.json"), {})
     summary = load(os.path.join(root, "export_summary.json"), {})
     names = sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)))
-    op_use, scalar_use, variant_use = Counter(), Counter(), Counter()
-    out = ["# PyTensor corpus inventory", ""]
+    op_use, scalar_use, variant_use, missing_use = Counter(), Counter(), Counter(), Counter()
+    out = ["# PyTensor corpus inventory", "",
+           "Made by tests/pytensor/inventory_report.py from an export of tests/pytensor/programs/ "
+           "(export_corpus.py) and the results of test_corpus.py. Op classes are counted in the graph as "
+           "built and in the FAST_RUN compiled graph, inner graphs (Scan bodies, OpFromGraph) included; "
+           "`Blockwise[X]` counts Blockwise nodes by core op. \"tensorlens lacks\" lists every op kind and "
+           "scalar op key of the exported files that engine/ops/OpKinds.def and ScalarOps.def do not name "
+           "(tensorlens stops loading at the first one, so the failure messages show only that one).", ""]
     if summary:
         out.append(f"PyTensor {summary.get('pytensor')}; {len(names)} programs; export took "
                    f"{summary.get('seconds', 0):.0f} s in one process.")
@@ -69,11 +75,25 @@ def main(argv):
             for s, m in fails:
                 body.append(f"- fails **{s}**: `{m}`")
         notes = os.path.join(root, n, "notes.txt")
-        if os.path.exists(notes):
-            lines = [ln for ln in open(notes).read().splitlines() if ln]
-            if lines:
-                body.append(f"- exporter notes: {'; '.join(lines)}")
+        lines = [ln for ln in open(notes).read().splitlines() if ln] if os.path.exists(notes) else []
+        lacks = set()
+        for ln in lines:
+            if ln.endswith("which this tensorlens lacks"):
+                lacks |= set(ln.rsplit(": written as ", 1)[1][:-len(", which this tensorlens lacks")].split(", "))
+        for x in lacks:
+            missing_use[x] += 1
+        if lacks:
+            body.append(f"- tensorlens lacks: {', '.join(sorted(lacks))}")
+        other = [ln for ln in lines if not ln.endswith("which this tensorlens lacks")]
+        if other:
+            body.append(f"- exporter notes: {'; '.join(other)}")
         body.append("")
+    out.append("## What tensorlens lacks (op kinds and scalar op keys as exported; programs needing each)")
+    out.append("")
+    out.append("| missing | programs |")
+    out.append("|---|---|")
+    out += [f"| {k} | {v} |" for k, v in sorted(missing_use.items(), key=lambda kv: (-kv[1], kv[0]))]
+    out.append("")
     out.append("## Op classes across the corpus (programs using each, graph as built or compiled)")
     out.append("")
     out.append("| op class | programs |")

@@ -196,6 +196,69 @@ def oracle_cases(shared):
     return out
 
 
+def pytensor_named_cases():
+    """(name, check) pairs: ops tensorlens lacks are written under their PyTensor names with their props."""
+    from pytensor.tensor.special import softmax
+
+    def nodes(doc):
+        out = []
+        stack = [doc["graph"]]
+        while stack:
+            g = stack.pop()
+            out += g["nodes"]
+            stack += [n["inner"] for n in g["nodes"] if "inner" in n]
+        return out
+
+    def find(doc, op):
+        hits = [n for n in nodes(doc) if n["op"] == op]
+        if not hits:
+            raise AssertionError(f"no {op} node in {sorted(set(n['op'] for n in nodes(doc)))}")
+        return hits
+
+    x = pt.vector("x", shape=(4,))
+    A = pt.matrix("A", shape=(4, 4))
+    As = pt.tensor3("As", shape=(2, 3, 3))
+    idx = pt.vector("idx", shape=(3,), dtype="int64")
+
+    def softmax_axis():
+        n = find(pytensor_export.export_graph([softmax(A, axis=-1)]), "Softmax")[0]
+        assert n["params"] == {"axis": -1}, n["params"]
+
+    def blockwise_core():
+        n = find(pytensor_export.export_graph([pt.linalg.inv(As)]), "Blockwise")[0]
+        assert n["params"]["core_op"] == {"kind": "MatrixInverse", "params": {}}, n["params"]
+        assert n["params"]["signature"] == "(m,m)->(m,m)", n["params"]
+
+    def gemv_destroys():
+        f = pytensor.function([A, x], pt.exp(x) + A @ x)
+        n = find(pytensor_export.export_graph(f), "CGemv")[0]
+        assert n["params"] == {"inplace": True, "destroy_map": {"0": [0]}}, n["params"]
+
+    def reductions_and_scalars():
+        f = pytensor.function([A, x, idx], [A.min(axis=0), pt.all(A > 0), pt.gammaln(x), pt.cumsum(x), x[idx]])
+        doc = pytensor_export.export_graph(f)
+        assert find(doc, "Min")[0]["params"] == {"scalar_op": "minimum", "axis": [0], "dtype": None,
+                                                 "acc_dtype": None, "upcast_discrete_output": False}
+        assert find(doc, "All")[0]["params"]["scalar_op"] == "and"
+        assert any(n["params"].get("scalar_op") == "gammaln" for n in find(doc, "Elemwise"))
+        assert find(doc, "CumOp")[0]["params"] == {"axis": None, "mode": "add"}
+        find(doc, "AdvancedSubtensor1")
+
+    def random_and_fallback():
+        rng = pytensor.shared(np.random.default_rng(1), name="rng")
+        y = pt.random.normal(0, 1, size=(4,), rng=rng) + softmax(x)
+        notes = []
+        doc = pytensor_export.export_graph([y], notes, opaque_unknown=True)
+        names = [n["params"]["name"] for n in find(doc, "Opaque")]
+        assert any("normal_rv" in nm for nm in names) and any("Softmax" in nm for nm in names), names
+        assert [i["name"] for i in doc["graph"]["inputs"]] == ["x"], doc["graph"]["inputs"]
+        assert any("does not imitate NumPy's generators" in n for n in notes), notes
+
+    return [("Softmax params", softmax_axis), ("Blockwise core op", blockwise_core), ("CGemv destroy_map", gemv_destroys),
+            ("CAReduce, scalar ops, CumOp, AdvancedSubtensor1", reductions_and_scalars),
+            ("random variables and --opaque-unknown", random_and_fallback)]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--app", required=True, help="the tensorlens executable")
@@ -215,6 +278,8 @@ def main():
             if os.environ.get("TL_VERBOSE"):
                 traceback.print_exc()
 
+    for name, fn in pytensor_named_cases():
+        attempt(f"PyTensor-named op: {name}", fn)
     with tempfile.TemporaryDirectory() as tmp:
         for name, ins, outs, values in small_cases():
             f = pytensor.function(ins, outs, mode="FAST_RUN")
