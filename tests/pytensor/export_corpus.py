@@ -12,7 +12,8 @@ dict from input name to a NumPy array) gives DIR/<name>/:
   inputs.json    the input values, as `tensorlens run --inputs` reads them
   expected.json  the compiled function's outputs: {"outputs": [{"name", "dtype", "shape", "data"}]}
   buffers.json   for each Scan of the compiled graph, the shapes of its outer inputs and
-                 outputs while the function runs (read from the function's storage)
+                 outputs while the function runs (read from the function's storage), and
+                 the values of its 0-d integer inputs (n_steps, nit_sot sizes)
   ops.json       the op classes of both graphs with their props and counts
   notes.txt      what the exporter wrote as Opaque or under a kind tensorlens lacks
 
@@ -37,6 +38,7 @@ sys.path.insert(0, HERE)
 import numpy as np  # noqa: E402
 import pytensor  # noqa: E402
 from pytensor.compile.mode import get_mode  # noqa: E402
+from pytensor.graph.basic import Constant  # noqa: E402
 
 import pytensor_export as pe  # noqa: E402
 from pytensor_export_trace import record_rewrites, save_trace  # noqa: E402
@@ -67,26 +69,35 @@ def compile_fn(inputs, outputs):
     return pytensor.function(inputs, outputs, mode=mode)
 
 
-def _shape(cell):
-    v = cell[0]
-    return None if v is None or not hasattr(v, "shape") else [int(d) for d in np.shape(v)]
-
-
-def scan_buffers(f):
-    """The outer inputs and outputs of every Scan of f's graph as they were in the last call."""
-    order = f.maker.fgraph.toposort()
+def scan_buffers(f, args):
+    """The outer inputs and outputs of every Scan of f's graph as they were in its last call
+    (f was called with `args`): their shapes, and the values of 0-d integer inputs (n_steps,
+    nit_sot sizes)."""
+    fg = f.maker.fgraph
     storage = f.vm.storage_map
+    given = dict(zip(fg.inputs, args))  # f clears its input storage after a call
+
+    def value(v):
+        if v in given:
+            return given[v]
+        if isinstance(v, Constant):
+            return v.data
+        return storage[v][0] if v in storage else None
+
     scans = []
-    for i, node in enumerate(order):
+    for i, node in enumerate(fg.toposort()):
         if type(node.op).__name__ != "Scan":
             continue
-        n_steps = storage[node.inputs[0]][0]
+        vals = [value(v) for v in node.inputs]
+        outs = [storage[v][0] for v in node.outputs]
         scans.append({
             "node": i,  # = the node's id in compiled.json (ids follow the topological order)
             "name": str(node.op.name),
-            "n_steps": None if n_steps is None else int(n_steps),
-            "inputs": [_shape(storage[v]) for v in node.inputs],
-            "outputs": [_shape(storage[v]) for v in node.outputs],
+            "n_steps": None if vals[0] is None else int(vals[0]),
+            "inputs": [None if x is None or not hasattr(x, "shape") else [int(d) for d in np.shape(x)] for x in vals],
+            "input_values": {str(k): int(x) for k, x in enumerate(vals)
+                             if hasattr(x, "dtype") and np.ndim(x) == 0 and np.issubdtype(x.dtype, np.integer)},
+            "outputs": [None if x is None or not hasattr(x, "shape") else [int(d) for d in np.shape(x)] for x in outs],
         })
     return {"scans": scans}
 
@@ -114,7 +125,7 @@ def export_program(name, out_dir):
         j["name"] = v.name or f"output{i}"
         outs.append(j)
     write_json(os.path.join(d, "expected.json"), {"outputs": outs})
-    write_json(os.path.join(d, "buffers.json"), scan_buffers(f))
+    write_json(os.path.join(d, "buffers.json"), scan_buffers(f, args))
     t2 = time.perf_counter()
     save_trace(record_rewrites(inputs, outputs, mode="FAST_RUN", notes=notes), os.path.join(d, "trace.json"))
     t3 = time.perf_counter()
