@@ -13,6 +13,9 @@ import os
 import sys
 from collections import Counter
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from corpus_checks import STAGES  # noqa: E402
+
 
 def load(path, default=None):
     if not os.path.exists(path):
@@ -88,6 +91,16 @@ def main(argv):
         if other:
             body.append(f"- exporter notes: {'; '.join(other)}")
         body.append("")
+    if results:
+        stages = list(STAGES)
+        out.append("## Stages in tensorlens today (ok / fail / - not run)")
+        out.append("")
+        out.append("| program | " + " | ".join(stages) + " |")
+        out.append("|---|" + "---|" * len(stages))
+        for n in sorted(results):
+            cells = [{"pass": "ok", "fail": "fail"}.get(results[n].get(st, ["skip"])[0], "-") for st in stages]
+            out.append(f"| {n} | " + " | ".join(cells) + " |")
+        out.append("")
     out.append("## What tensorlens lacks (op kinds and scalar op keys as exported; programs needing each)")
     out.append("")
     out.append("| missing | programs |")
