@@ -38,7 +38,10 @@ def _app(app, *args):
         raise StageError(f"error: tensorlens {args[0]} took over {TIMEOUT} s")
     if p.returncode != 0:
         lines = (p.stderr.strip() or p.stdout.strip()).splitlines()
-        msg = lines[-1] if lines else f"exit code {p.returncode}"
+        errors = [ln for ln in lines if ln.startswith("tensorlens") and "error" in ln]
+        msg = errors[0] if errors else lines[-1] if lines else f"exit code {p.returncode}"
+        if errors and len(lines) > 1 and not lines[-1].startswith("tensorlens"):
+            msg += f" (then: {lines[-1][:120]})"  # e.g. a sanitizer's report after the error
         if len(args) > 1:  # paths relative to the export folder
             msg = msg.replace(os.path.dirname(os.path.dirname(os.path.abspath(args[1]))) + "/", "")
             msg = msg.replace(os.path.dirname(os.path.dirname(args[1])) + "/", "")
