@@ -31,7 +31,7 @@ from pytensor.graph.basic import Constant
 from pytensor.compile.sharedvalue import SharedVariable
 from pytensor.graph.features import Feature
 
-try:  # PyTensor >= 2.26 moved the traversal helpers
+try:  # PyTensor >= 2.26 has graph_inputs in pytensor.graph.traversal
     from pytensor.graph.traversal import graph_inputs
 except ImportError:  # pragma: no cover
     from pytensor.graph.basic import graph_inputs
