@@ -28,9 +28,15 @@ from pytensor.compile.function.types import insert_deepcopy, std_fgraph
 from pytensor.compile.io import In, Out
 from pytensor.compile.mode import get_mode
 from pytensor.graph.basic import Constant
+from pytensor.compile.sharedvalue import SharedVariable
 from pytensor.graph.features import Feature
 
-from pytensor_export import ExportError, _type_json, _value_json, _Writer
+try:  # PyTensor >= 2.26 has graph_inputs in pytensor.graph.traversal
+    from pytensor.graph.traversal import graph_inputs
+except ImportError:  # pragma: no cover
+    from pytensor.graph.basic import graph_inputs
+
+from pytensor_export import ExportError, _Writer
 
 __all__ = ["record_rewrites", "save_trace", "trace_json_text"]
 
@@ -56,15 +62,16 @@ def _reason_name(reason):
 
 
 class _Recorder(Feature):
-    def __init__(self, notes):
+    def __init__(self, notes, opaque_unknown=False):
         self.notes = notes
+        self.opaque_unknown = opaque_unknown
         self.w = None
         self.original = None
         self.steps = []
         self.cur = None
 
     def on_attach(self, fgraph):
-        self.w = _Writer(self.notes)
+        self.w = _Writer(self.notes, opaque_unknown=self.opaque_unknown)
         order = fgraph.toposort()
         self.original = self.w.body(fgraph.inputs, fgraph.outputs, order)
         self.ops = {}  # node id -> the op as last recorded (inner graphs are rewritten in place)
@@ -72,7 +79,7 @@ class _Recorder(Feature):
             self.ops[self.w.node_ids[node]] = self._op_json(node)
 
     def _op_json(self, node):
-        op, params, inner = self.w._op(node)
+        op, params, inner = self.w.op_entry(node)
         j = {"op": op, "params": params}
         if inner is not None:
             j["inner"] = inner
@@ -120,34 +127,22 @@ class _Recorder(Feature):
         w = self.w
         if v in w.var_ids:
             return w.var_ids[v]
+        if v in w.dropped:
+            return None
         if not isinstance(v, Constant):
             raise ExportError(f"variable {v} appears without being imported")
-        vid = w._new_var(v)
-        c = {"id": vid, "type": _type_json(v.type)}
-        if v.name:
-            c["name"] = str(v.name)
-        c.update(_value_json(v.data, str(v.type.dtype)))
+        c = w._constant_json(v)
+        if c is None:  # a type that is not written (only Opaque nodes read it)
+            return None
         edits.append({"kind": "add_constant", "constant": c})
-        return vid
+        return c["id"]
 
     def on_import(self, fgraph, node, reason):
         if self.w is None or _is_output(node):
             return
-        w = self.w
         edits = self._edits(reason)
-        inputs = [self._var(v, edits) for v in node.inputs]
-        op, params, inner = w._op(node)
-        nid = w.next_node
-        w.next_node += 1
-        w.node_ids[node] = nid
-        outs = []
-        for v in node.outputs:
-            w._new_var(v)
-            outs.append(w._ref(v))
-        n = {"id": nid, "op": op, "params": params, "inputs": inputs, "outputs": outs}
-        if inner is not None:
-            n["inner"] = inner
-        self.ops[nid] = {k: n[k] for k in ("op", "params", "inner") if k in n}
+        n = self.w.node_json(node, lambda v: self._var(v, edits))
+        self.ops[n["id"]] = {k: n[k] for k in ("op", "params", "inner") if k in n}
         edits.append({"kind": "create_node", "node": n})
 
     def on_change_input(self, fgraph, node, i, var, new_var, reason=None):
@@ -155,12 +150,15 @@ class _Recorder(Feature):
             return
         edits = self._edits(reason)
         after = self._var(new_var, edits)
-        before = self.w.var_ids[var]
+        before = self.w.var_ids.get(var)
+        if after is None or before is None:  # a variable of a type not written (an Opaque node's input)
+            return
         if _is_output(node):
             index = int(node.op.idx) if node != "output" else int(i)
             edits.append({"kind": "set_output", "index": index, "before": before, "after": after})
         else:
-            edits.append({"kind": "set_input", "node": self.w.node_ids[node], "index": int(i), "before": before, "after": after})
+            index = sum(1 for v in node.inputs[:i] if v not in self.w.dropped)  # dropped inputs are not written
+            edits.append({"kind": "set_input", "node": self.w.node_ids[node], "index": index, "before": before, "after": after})
 
     def on_prune(self, fgraph, node, reason):
         if self.w is None or _is_output(node) or node not in self.w.node_ids:
@@ -169,15 +167,21 @@ class _Recorder(Feature):
         self.cur["prunes"].append({"kind": "erase_node", "node": {"id": self.w.node_ids[node]}})
 
 
-def record_rewrites(inputs, outputs, mode="FAST_RUN", notes=None):
+def record_rewrites(inputs, outputs, mode="FAST_RUN", notes=None, opaque_unknown=False):
     """The tensorlens trace (a dict) of compiling `outputs` from `inputs` with `mode`
-    (a name or a Mode): the graph before rewriting and one step per committed change."""
+    (a name or a Mode): the graph before rewriting and one step per committed change.
+    Shared variables the outputs use are inputs, as `pytensor.function` makes them."""
     notes = [] if notes is None else notes
     mode = get_mode(mode)
     ins = [In(v) for v in inputs]
+    given = set(inputs)
+    for v in graph_inputs(outputs):
+        if isinstance(v, SharedVariable) and v not in given:
+            given.add(v)
+            ins.append(In(v, value=v.container, implicit=True))
     outs = [Out(v) for v in outputs]
     fgraph, _ = std_fgraph(ins, outs, accept_inplace=False, force_clone=True)
-    rec = _Recorder(notes)
+    rec = _Recorder(notes, opaque_unknown)
     fgraph.attach_feature(rec)
     with config.change_flags(mode=mode):
         mode.optimizer(fgraph)

@@ -65,7 +65,8 @@ def check(app, tmp, name, obj, inputs, expected, compare_dprint=None, allow_opaq
     for compiled graphs, its print with PyTensor's dprint."""
     notes = []
     path = os.path.join(tmp, re.sub(r"[^A-Za-z0-9_.-]", "_", name) + ".json")
-    pytensor_export.save_graph(obj, path, notes)
+    # Graphs that may hold ops tensorlens lacks are written with those as Opaque nodes, so they load.
+    pytensor_export.save_graph(obj, path, notes, opaque_unknown=allow_opaque)
     renamed = [n for n in notes if n.endswith("exported as Dot")]
     notes = [n for n in notes if n not in renamed]
     if notes:
@@ -103,7 +104,8 @@ def check_trace(app, tmp, name, ins, outs, values, f):
     PyTensor's dprint of the compiled function and runs to its outputs."""
     from pytensor_export_trace import record_rewrites, save_trace
     notes = []
-    trace = record_rewrites(ins, outs, mode="FAST_RUN", notes=notes)
+    # Steps may create ops tensorlens lacks (Second): written as Opaque, so that the trace replays.
+    trace = record_rewrites(ins, outs, mode="FAST_RUN", notes=notes, opaque_unknown=True)
     path = os.path.join(tmp, re.sub(r"[^A-Za-z0-9_.-]", "_", name) + ".trace.json")
     save_trace(trace, path)
     listing = run_app(app, "trace", path)  # loads and replays every step
@@ -195,6 +197,69 @@ def oracle_cases(root):
     return out
 
 
+def pytensor_named_cases():
+    """(name, check) pairs: ops tensorlens lacks are written under their PyTensor names with their props."""
+    from pytensor.tensor.special import softmax
+
+    def nodes(doc):
+        out = []
+        stack = [doc["graph"]]
+        while stack:
+            g = stack.pop()
+            out += g["nodes"]
+            stack += [n["inner"] for n in g["nodes"] if "inner" in n]
+        return out
+
+    def find(doc, op):
+        hits = [n for n in nodes(doc) if n["op"] == op]
+        if not hits:
+            raise AssertionError(f"no {op} node in {sorted(set(n['op'] for n in nodes(doc)))}")
+        return hits
+
+    x = pt.vector("x", shape=(4,))
+    A = pt.matrix("A", shape=(4, 4))
+    As = pt.tensor3("As", shape=(2, 3, 3))
+    idx = pt.vector("idx", shape=(3,), dtype="int64")
+
+    def softmax_axis():
+        n = find(pytensor_export.export_graph([softmax(A, axis=-1)]), "Softmax")[0]
+        assert n["params"] == {"axis": -1}, n["params"]
+
+    def blockwise_core():
+        n = find(pytensor_export.export_graph([pt.linalg.inv(As)]), "Blockwise")[0]
+        assert n["params"]["core_op"] == {"kind": "MatrixInverse", "params": {}}, n["params"]
+        assert n["params"]["signature"] == "(m,m)->(m,m)", n["params"]
+
+    def gemv_destroys():
+        f = pytensor.function([A, x], pt.exp(x) + A @ x)
+        n = find(pytensor_export.export_graph(f), "CGemv")[0]
+        assert n["params"] == {"inplace": True, "destroy_map": {"0": [0]}}, n["params"]
+
+    def reductions_and_scalars():
+        f = pytensor.function([A, x, idx], [A.min(axis=0), pt.all(A > 0), pt.gammaln(x), pt.cumsum(x), x[idx]])
+        doc = pytensor_export.export_graph(f)
+        assert find(doc, "Min")[0]["params"] == {"scalar_op": "minimum", "axis": [0], "dtype": None,
+                                                 "acc_dtype": None, "upcast_discrete_output": False}
+        assert find(doc, "All")[0]["params"]["scalar_op"] == "and"
+        assert any(n["params"].get("scalar_op") == "gammaln" for n in find(doc, "Elemwise"))
+        assert find(doc, "CumOp")[0]["params"] == {"axis": None, "mode": "add"}
+        find(doc, "AdvancedSubtensor1")
+
+    def random_and_fallback():
+        rng = pytensor.shared(np.random.default_rng(1), name="rng")
+        y = pt.random.normal(0, 1, size=(4,), rng=rng) + softmax(x)
+        notes = []
+        doc = pytensor_export.export_graph([y], notes, opaque_unknown=True)
+        names = [n["params"]["name"] for n in find(doc, "Opaque")]
+        assert any("normal_rv" in nm for nm in names) and any("Softmax" in nm for nm in names), names
+        assert [i["name"] for i in doc["graph"]["inputs"]] == ["x"], doc["graph"]["inputs"]
+        assert any("does not imitate NumPy's generators" in n for n in notes), notes
+
+    return [("Softmax params", softmax_axis), ("Blockwise core op", blockwise_core), ("CGemv destroy_map", gemv_destroys),
+            ("CAReduce, scalar ops, CumOp, AdvancedSubtensor1", reductions_and_scalars),
+            ("random variables and --opaque-unknown", random_and_fallback)]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--app", required=True, help="the tensorlens executable")
@@ -215,6 +280,8 @@ def main():
             if os.environ.get("TL_VERBOSE"):
                 traceback.print_exc()
 
+    for name, fn in pytensor_named_cases():
+        attempt(f"PyTensor-named op: {name}", fn)
     with tempfile.TemporaryDirectory() as tmp:
         for name, ins, outs, values in small_cases():
             f = pytensor.function(ins, outs, mode="FAST_RUN")
@@ -241,7 +308,7 @@ def main():
             expected = f(*[values[n] for n, _ in cap["inputs"]])
             attempt(f"oracle {case} (rewrite trace)",
                     lambda: check_trace(a.app, tmp, case, graph_inputs, originals, values, f))
-            # Before rewriting, graphs may hold ops tensorlens lacks (Second): those are Opaque.
+            # Before rewriting, graphs may hold ops tensorlens lacks (Second): written as Opaque.
             attempt(f"oracle {case} (before rewriting)",
                     lambda: check(a.app, tmp, f"{case}.orig", originals, values, expected, allow_opaque=True))
     print(f"{passed} passed, {failed} failed")

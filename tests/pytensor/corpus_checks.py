@@ -1,0 +1,144 @@
+"""The checks test_corpus.py runs on one exported program (plain Python: no PyTensor, no NumPy)."""
+
+import json
+import math
+import os
+import subprocess
+
+STAGES = ["export", "run_graph", "run_compiled", "rewrite_graph", "run_rewritten_graph", "rewrite_compiled",
+          "run_rewritten_compiled", "trace_replay", "run_trace"]
+RTOL = {"float64": 1e-12, "float32": 1e-5}
+TIMEOUT = 600
+
+
+class StageError(Exception):
+    pass
+
+
+def gap_category(msg):
+    """What kind of failure a message is: "missing op" (tensorlens lacks an op, scalar op or
+    type the graph uses), "wrong values", or "error" (anything else)."""
+    head = msg.split(":", 1)[0]
+    if head in ("missing op", "wrong values", "error"):
+        return head
+    low = msg.lower()
+    if any(k in low for k in ("unknown op kind", "unknown scalar op", "not implemented", "unknown type kind",
+                              "cannot execute opaque", "unknown kind", "has no tensorlens",
+                              "scalar op: has no inner graph")):  # a Composite nested in a Composite
+        return "missing op"
+    if '/type: missing field "dtype"' in msg:  # a slice or None typed variable: a type tensorlens lacks
+        return "missing op"
+    return "error"
+
+
+def _app(app, *args):
+    try:
+        p = subprocess.run([app, *args], capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise StageError(f"error: tensorlens {args[0]} took over {TIMEOUT} s")
+    if p.returncode != 0:
+        lines = (p.stderr.strip() or p.stdout.strip()).splitlines()
+        errors = [ln for ln in lines if ln.startswith("tensorlens") and "error" in ln]
+        msg = errors[0] if errors else lines[-1] if lines else f"exit code {p.returncode}"
+        if errors and len(lines) > 1 and not lines[-1].startswith("tensorlens"):
+            msg += f" (then: {lines[-1][:120]})"  # e.g. a sanitizer's report after the error
+        if len(args) > 1:  # paths relative to the export folder
+            msg = msg.replace(os.path.dirname(os.path.dirname(os.path.abspath(args[1]))) + "/", "")
+            msg = msg.replace(os.path.dirname(os.path.dirname(args[1])) + "/", "")
+        for prefix in (f"tensorlens {args[0]}: ", "error: "):
+            msg = msg[len(prefix):] if msg.startswith(prefix) else msg
+        raise StageError(f"{gap_category(msg)}: tensorlens {args[0]}: {msg}")
+    return p.stdout
+
+
+def _flat(data):
+    if isinstance(data, list):
+        out = []
+        for x in data:
+            out.extend(_flat(x))
+        return out
+    return [data]
+
+
+def _num(x):
+    if isinstance(x, str):
+        return float(x)  # "nan", "inf", "-inf"
+    return float(x)
+
+
+def compare(got, expected):
+    """Raises StageError unless tensorlens's outputs are PyTensor's: same count, dtypes and shapes,
+    integers and booleans equal, floats within RTOL[dtype] relative to the element or to the
+    output's largest magnitude, NaN where PyTensor has NaN."""
+    if len(got) != len(expected):
+        raise StageError(f"wrong values: {len(got)} outputs, PyTensor has {len(expected)}")
+    for i, (g, e) in enumerate(zip(got, expected)):
+        if g["dtype"] != e["dtype"] or list(g["shape"]) != list(e["shape"]):
+            raise StageError(f"wrong values: output {i} ({e.get('name')}) is {g['dtype']}{g['shape']}, "
+                             f"PyTensor's {e['dtype']}{e['shape']}")
+        gv, ev = [_num(x) for x in _flat(g["data"])], [_num(x) for x in _flat(e["data"])]
+        rtol = RTOL.get(e["dtype"], 0.0)
+        scale = max([abs(x) for x in ev if math.isfinite(x)] or [0.0])
+        for k, (a, b) in enumerate(zip(gv, ev)):
+            if math.isnan(b) and math.isnan(a):
+                continue
+            if a == b:
+                continue
+            if math.isfinite(a) and math.isfinite(b) and abs(a - b) <= rtol * max(abs(b), scale):
+                continue
+            raise StageError(f"wrong values: output {i} ({e.get('name')}) element {k}: {a!r}, PyTensor {b!r}")
+
+
+def _run(app, args, inputs, expected):
+    out = json.loads(_app(app, "run", *args, "--inputs", inputs, "--json"))
+    compare(out["outputs"], expected)
+
+
+def check_program(app, d):
+    """{stage: ("pass" | "fail" | "skip", message)} for the program exported into folder d."""
+    res = {}
+    err = os.path.join(d, "error.txt")
+    if os.path.exists(err):
+        with open(err) as f:
+            last = f.read().strip().splitlines()[-1]
+        res["export"] = ("fail", f"error: export failed: {last}")
+        return res
+    res["export"] = ("pass", "")
+    with open(os.path.join(d, "expected.json")) as f:
+        expected = json.load(f)["outputs"]
+    inputs = os.path.join(d, "inputs.json")
+    work = os.path.join(d, "tensorlens")
+    os.makedirs(work, exist_ok=True)
+
+    def stage(name, fn, needs=None):
+        if needs and res.get(needs, ("skip",))[0] != "pass":
+            res[name] = ("skip", f"{needs} did not pass")
+            return
+        try:
+            fn()
+            res[name] = ("pass", "")
+        except StageError as e:
+            res[name] = ("fail", str(e))
+
+    for which in ("graph", "compiled"):
+        src = os.path.join(d, which + ".json")
+        out = os.path.join(work, which + ".rewritten.json")
+        stage(f"run_{which}", lambda: _run(app, [src], inputs, expected))
+
+        def rewrite():
+            _app(app, "rewrite", src, "-o", out, "--trace", os.path.join(work, which + ".trace.json"))
+            _app(app, "print", out, "--type")  # the result loads again
+
+        stage(f"rewrite_{which}", rewrite)
+        stage(f"run_rewritten_{which}", lambda: _run(app, [out], inputs, expected), needs=f"rewrite_{which}")
+    trace = os.path.join(d, "trace.json")
+    steps = []
+
+    def replay():
+        listing = _app(app, "trace", trace)
+        steps.append(int(listing.strip().splitlines()[-1].split()[0]))
+
+    stage("trace_replay", replay)
+    stage("run_trace", lambda: _run(app, ["--trace", trace, "--step", str(steps[0])], inputs, expected),
+          needs="trace_replay")
+    return res

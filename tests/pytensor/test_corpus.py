@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""The PyTensor corpus in tensorlens: every program of tests/pytensor/programs/, exported by
+a real PyTensor (export_corpus.py), is run, rewritten and replayed with the built binary.
+
+    python3 tests/pytensor/test_corpus.py --app path/to/tensorlens --shared ../shared --out DIR
+                                          [--only NAME...] [--no-export] [--update-gaps]
+
+Stages per program (each compared with PyTensor's outputs where it runs a graph):
+  run_graph, run_compiled               `tensorlens run` of graph.json / compiled.json
+  rewrite_graph, rewrite_compiled       `tensorlens rewrite` of each: the result loads and prints
+  run_rewritten_graph, run_rewritten_compiled   the rewritten graphs, run
+  trace_replay                          `tensorlens trace` of PyTensor's own rewrites (trace.json)
+  run_trace                             the graph after the trace's last step, run
+
+What does not work yet is listed in known_gaps.json, {program: {stage: "category: reason"}}
+with the categories of gap_category(). The test fails on a failure the list does not
+name, on a listed stage that passes (remove it), and on a listed failure whose
+category changed (a missing op that now gives wrong values). --update-gaps rewrites
+the list: it drops stages that pass and refreshes reasons, and adds nothing new unless
+--add-gaps is given too. Skipped (exit 0, "skipped: ...") without ../shared/pytensor.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+GAPS = os.path.join(HERE, "known_gaps.json")
+sys.path.insert(0, HERE)
+
+from corpus_checks import STAGES, check_program, gap_category  # noqa: E402
+
+
+def load_gaps():
+    with open(GAPS) as f:
+        return json.load(f)
+
+
+def export(shared, out, only):
+    cmd = [os.path.join(shared, "pytensor", "python.sh"), os.path.join(HERE, "export_corpus.py"), "--out", out]
+    if only:
+        cmd += ["--only", *only]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    for line in p.stderr.splitlines():
+        if not line.startswith("note:"):
+            print(line)
+    return p.returncode
+
+
+def table(results, gaps):
+    names = sorted(results)
+    short = {s: s.replace("rewritten_", "rw_").replace("compiled", "comp") for s in STAGES}
+    width = max(len(n) for n in names) + 2
+    lines = ["program".ljust(width) + " ".join(short[s].ljust(max(len(short[s]), 6)) for s in STAGES)]
+    for n in names:
+        cells = []
+        for s in STAGES:
+            status, _ = results[n].get(s, ("skip", ""))
+            known = s in gaps.get(n, {})
+            mark = {"pass": "ok" if not known else "PASS!", "fail": "gap" if known else "FAIL",
+                    "skip": "-"}[status]
+            cells.append(mark.ljust(max(len(short[s]), 6)))
+        lines.append(n.ljust(width) + " ".join(cells))
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--app", required=True, help="the tensorlens executable")
+    ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
+    ap.add_argument("--out", required=True, help="where the corpus is exported (a build folder)")
+    ap.add_argument("--only", nargs="+", metavar="NAME")
+    ap.add_argument("--no-export", action="store_true", help="check what --out already holds")
+    ap.add_argument("--update-gaps", action="store_true")
+    ap.add_argument("--add-gaps", action="store_true")
+    a = ap.parse_args()
+    if not os.path.isfile(os.path.join(a.shared, "pytensor", "python.sh")):
+        print(f"skipped: no PyTensor at {os.path.join(a.shared, 'pytensor')} (../shared/pytensor is absent)")
+        return 0
+    if not a.no_export:
+        export(a.shared, a.out, a.only)
+    gaps = load_gaps()
+    names = sorted(d for d in os.listdir(a.out) if os.path.isdir(os.path.join(a.out, d)))
+    if a.only:
+        names = [n for n in names if n in a.only]
+    programs = sorted(f[:-3] for f in os.listdir(os.path.join(HERE, "programs")) if f.endswith(".py"))
+    results, problems, checked = {}, [], 0
+    for n in sorted(set(gaps) - set(programs)):
+        problems.append(f"{n}: listed in known_gaps.json but there is no such program")
+    for n in programs:
+        if a.only and n not in a.only:
+            continue
+        if n not in names:
+            results[n] = {"export": ("fail", "error: not exported")}
+        else:
+            results[n] = check_program(a.app, os.path.join(a.out, n))
+        known = gaps.get(n, {})
+        for stage, (status, msg) in results[n].items():
+            checked += status != "skip"
+            if status == "fail" and stage not in known:
+                problems.append(f"{n} {stage}: fails and is not in known_gaps.json: {msg}")
+            elif status == "fail" and gap_category(known[stage]) != gap_category(msg):
+                problems.append(f"{n} {stage}: listed as '{known[stage]}' but now fails with '{msg}'")
+            elif status == "pass" and stage in known:
+                problems.append(f"{n} {stage}: passes; remove it from known_gaps.json ({known[stage]})")
+    with open(os.path.join(a.out, "test_results.json"), "w") as f:
+        json.dump(results, f, indent=1, sort_keys=True)
+    print(table(results, gaps))
+    print("\nok: passes; gap: fails as known_gaps.json says; FAIL: fails unlisted; PASS!: passes but listed; -: not run")
+    if a.update_gaps:
+        new = {}
+        for n in sorted(results):
+            for stage, (status, msg) in results[n].items():
+                if status == "fail" and (stage in gaps.get(n, {}) or a.add_gaps):
+                    new.setdefault(n, {})[stage] = msg[:300]
+        for n in gaps:  # programs not checked this time keep their entries
+            if n not in results:
+                new[n] = gaps[n]
+        with open(GAPS, "w") as f:
+            json.dump(dict(sorted(new.items())), f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(f"wrote {GAPS}")
+    for p in problems:
+        print("PROBLEM", p)
+    print(f"{checked - len(problems)} passed, {len(problems)} failed")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,393 @@
+"""The graph writer of tools/pytensor_export.py: types, values, and one node per Apply
+(tensorlens's op families, Scan and Composite with their inner graphs, other ops under
+their PyTensor names by pytensor_export_ops, Opaque where nothing fits)."""
+
+import math
+
+import numpy as np
+
+import pytensor.scalar as ps
+from pytensor.graph.basic import Constant
+from pytensor.graph.fg import FunctionGraph
+
+from pytensor_export_ops import careduce_json, is_scalar_loop as _is_scalar_loop, op_json, scalar_params, \
+    tensorlens_names
+
+DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "float32", "float64"}
+RANDOM_NOTE = "a random variable: tensorlens does not imitate NumPy's generators"
+# Variables of these PyTensor types are written with type kinds of their own (docs/pytensor-export.md).
+OTHER_TYPES = {"SliceType": "slice", "NoneTypeT": "none"}
+
+class ExportError(ValueError):
+    """A graph tensorlens's format cannot hold (e.g. a dtype it lacks)."""
+
+
+# ---------------------------------------------------------------- values and types
+
+def _type_json(t):
+    other = OTHER_TYPES.get(_class(t))
+    if other is not None:
+        return {"kind": other}
+    dtype = str(getattr(t, "dtype", None))
+    if dtype not in DTYPES:
+        raise ExportError(f"dtype {dtype} has no tensorlens counterpart")
+    if isinstance(t, ps.ScalarType):
+        return {"kind": "scalar", "dtype": dtype}
+    shape = getattr(t, "shape", None)
+    if shape is None:
+        raise ExportError(f"type {t} is neither a TensorType nor a ScalarType")
+    return {"kind": "tensor", "dtype": dtype, "shape": [None if d is None else int(d) for d in shape]}
+
+
+def _number(x, dtype):
+    if dtype == "bool":
+        return bool(x)
+    if dtype.startswith("float"):
+        x = float(x)
+        if math.isnan(x):
+            return "nan"
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        return x
+    return int(x)
+
+
+def _value_json(data, dtype):
+    a = np.asarray(data)
+    return {"dtype": dtype, "shape": [int(d) for d in a.shape], "data": [_number(v, dtype) for v in a.reshape(-1).tolist()]}
+
+
+def _supported_type(t):
+    """A tensor or scalar type tensorlens's format holds."""
+    try:
+        return _type_json(t)["kind"] in ("tensor", "scalar")
+    except ExportError:
+        return False
+
+
+def _written_type(t, opaque_unknown):
+    """Types written as they are: tensors, scalars, and (unless ops tensorlens lacks are
+    written as Opaque) slices and None."""
+    try:
+        return _type_json(t)["kind"] in ("tensor", "scalar") or not opaque_unknown
+    except ExportError:
+        return False
+
+
+# ---------------------------------------------------------------- ops
+
+def _class(op):
+    return type(op).__name__
+
+
+def _scalar_params(sop):
+    return scalar_params(sop)
+
+
+def _idx_list(idx_list):
+    out = []
+    for e in idx_list:
+        if isinstance(e, slice):
+            start, stop, step = e.start is not None, e.stop is not None, e.step is not None
+            if step:
+                out.append(("start" if start else "") + ":" + ("stop" if stop else "") + ":step")
+            elif stop:
+                out.append(("start" if start else "") + ":stop")
+            else:
+                out.append("start:" if start else ":")
+        else:
+            out.append("index")
+    return out
+
+
+def _reduce_dtype_ok(kind, node):
+    """tensorlens's Reduce output dtype (engine/ops/Reduce.cpp) must be PyTensor's."""
+    ind, outd = str(node.inputs[0].type.dtype), str(node.outputs[0].type.dtype)
+    if kind == "Max":
+        return ind == outd
+    want = "int64" if ind in ("bool", "int8", "int16", "int32", "uint8") else ind
+    return outd == want
+
+
+PLACEHOLDER = {"kind": "tensor", "dtype": "int8", "shape": []}  # an Opaque output of a type tensorlens lacks
+
+
+class _Writer:
+    """Writes one graph body; inner graphs get writers of their own (ids are per graph).
+    `opaque_unknown`: write ops the tensorlens checkout beside this file lacks as Opaque."""
+
+    def __init__(self, notes, scalar=False, opaque_unknown=False):
+        self.notes = notes
+        self.scalar = scalar  # a Composite body: every node is a scalar op
+        self.opaque_unknown = opaque_unknown
+        self.var_ids = {}
+        self.node_ids = {}
+        self.next_var = 0
+        self.next_node = 0
+        self.constants = []
+        self.nodes = []
+        self.dropped = set()  # inputs and constants of types not written (random generators)
+        self.placeholders = set()  # outputs written as PLACEHOLDER
+
+    def _new_var(self, v):
+        self.var_ids[v] = self.next_var
+        self.next_var += 1
+        return self.var_ids[v]
+
+    def _written(self, v):
+        return _written_type(v.type, self.opaque_unknown)
+
+    def _ref(self, v):
+        if self._written(v):
+            t = _type_json(v.type)
+        else:
+            t = PLACEHOLDER
+            self.placeholders.add(v)
+        j = {"id": self.var_ids[v], "type": t}
+        if v.name:
+            j["name"] = str(v.name)
+        return j
+
+    def _constant_json(self, v):
+        """The constant's entry, or None for a constant of a type not written."""
+        if not self._written(v):
+            self.dropped.add(v)
+            return None
+        vid = self._new_var(v)
+        c = {"id": vid, "type": _type_json(v.type)}
+        if v.name:
+            c["name"] = str(v.name)
+        kind = c["type"]["kind"]
+        if kind == "slice":
+            c["data"] = [None if x is None else int(x) for x in (v.data.start, v.data.stop, v.data.step)]
+        elif kind == "none":
+            c["data"] = None
+        else:
+            c.update(_value_json(v.data, str(v.type.dtype)))
+        return c
+
+    def _input_id(self, v):
+        if v in self.dropped:
+            return None
+        if v not in self.var_ids:
+            if not isinstance(v, Constant):
+                raise ExportError(f"variable {v} is used but neither an input, a constant nor computed in the graph")
+            c = self._constant_json(v)
+            if c is None:
+                return None
+            self.constants.append(c)
+        return self.var_ids[v]
+
+    def body(self, inputs, outputs, order):
+        ins = []
+        for v in inputs:
+            if not self._written(v):
+                self.dropped.add(v)
+                self.notes.append(f"graph input {v} ({v.type}): not written (a type tensorlens lacks)")
+                continue
+            self._new_var(v)
+            ins.append(self._ref(v))
+        for node in order:
+            self._node(node)
+        return {
+            "inputs": ins,
+            "constants": self.constants,
+            "nodes": self.nodes,
+            "outputs": [self._input_id(v) for v in outputs],
+            "next_node_id": self.next_node,
+            "next_var_id": self.next_var,
+        }
+
+    def node_json(self, node, input_id):
+        """The node's entry (its outputs get ids); `input_id(v)` gives an input's id or None."""
+        inputs = [input_id(v) for v in node.inputs]
+        bad = any(i is None for i in inputs) or any(v in self.placeholders for v in node.inputs)
+        op, params, inner = self._op(node, bad)
+        j = {"id": self.next_node, "op": op, "params": params, "inputs": [i for i in inputs if i is not None]}
+        self.node_ids[node] = self.next_node
+        self.next_node += 1
+        if inner is not None:
+            j["inner"] = inner
+        outs = []
+        for v in node.outputs:
+            self._new_var(v)
+            outs.append(self._ref(v))
+        j["outputs"] = outs
+        return j
+
+    def _node(self, node):
+        self.nodes.append(self.node_json(node, self._input_id))
+
+    def op_entry(self, node):
+        """(op, params, inner) of a node whose inputs are already written."""
+        bad = any(v in self.dropped or v in self.placeholders for v in node.inputs)
+        return self._op(node, bad)
+
+    def _opaque(self, node, why):
+        self.notes.append(f"{node.op}: exported as Opaque ({why})")
+        p = {"name": str(node.op), "output_types": []}
+        for v in node.outputs:
+            p["output_types"].append(_type_json(v.type) if self._written(v) else PLACEHOLDER)
+        for key in ("destroy_map", "view_map"):
+            m = getattr(node.op, key, None) or {}
+            if m:
+                p[key] = {str(o): [int(i) for i in ins] for o, ins in m.items()}
+        return "Opaque", p, None
+
+    def _op(self, node, bad_inputs=False):
+        if self.scalar:
+            sp = _scalar_params(node.op)
+            if sp is None:
+                raise ExportError(f"the scalar op {node.op} has no tensorlens counterpart")
+            nested = sp["scalar_op"] in ("composite", "scalar_loop")  # a Composite inside a Composite
+            return "Scalar", sp, _scalar_body(node.op, self.notes) if nested else None
+        if any(c.__name__ == "RandomVariable" for c in type(node.op).__mro__):
+            return self._opaque(node, RANDOM_NOTE)
+        if bad_inputs or not all(self._written(v) for v in node.outputs):
+            return self._opaque(node, "a type tensorlens cannot hold")
+        try:
+            r = self._known_op(node)
+        except ExportError:  # not as tensorlens's family: under its PyTensor name
+            r = None
+        if r is None:
+            try:
+                r = self._new_op(node)
+            except ExportError as e:
+                return self._opaque(node, str(e))
+        missing = _missing_names(r)
+        if missing:
+            if self.opaque_unknown:
+                return self._opaque(node, f"this tensorlens lacks {missing}")
+            self.notes.append(f"{node.op}: written as {missing}, which this tensorlens lacks")
+        return r
+
+    def _new_op(self, node):
+        """Ops under their PyTensor class names (pytensor_export_ops)."""
+        op = node.op
+        if any(c.__name__ == "CAReduce" for c in type(op).__mro__):
+            kind, params = careduce_json(op)
+            inner = _scalar_body(op.scalar_op, self.notes) if params["scalar_op"] == "composite" else None
+            return kind, params, inner
+        if _class(op) == "Scan":
+            raise ExportError("a Scan whose types tensorlens cannot hold")
+        kind, params = op_json(op)
+        inner = None
+        fg = getattr(op, "fgraph", None)
+        if isinstance(fg, FunctionGraph):  # OpFromGraph and other inner-graph ops
+            inner = _Writer(self.notes, opaque_unknown=self.opaque_unknown).body(fg.inputs, fg.outputs, fg.toposort())
+        return kind, params, inner
+
+    def _known_op(self, node):
+        op = node.op
+        name = _class(op)
+        if any(not _supported_type(v.type) for v in list(node.inputs) + list(node.outputs)):
+            raise ExportError("a type tensorlens cannot hold")
+        if name == "Elemwise":
+            sop = op.scalar_op
+            p = {}
+            inner = None
+            if _class(sop) == "Composite" or _is_scalar_loop(sop):
+                p.update(_scalar_params(sop))
+                inner = _scalar_body(sop, self.notes)
+            else:
+                sp = _scalar_params(sop)
+                if sp is None:
+                    return None
+                p.update(sp)
+            if op.inplace_pattern:
+                p["inplace_pattern"] = {str(o): int(i) for o, i in op.inplace_pattern.items()}
+            return "Elemwise", p, inner
+        if name == "DimShuffle":
+            return "DimShuffle", {"input_ndim": int(op.input_ndim), "new_order": [o if o == "x" else int(o) for o in op.new_order]}, None
+        if name == "Unbroadcast":
+            return "Unbroadcast", {"axes": sorted(int(a) for a in op.axes)}, None
+        if name == "SpecifyShape":
+            if any(isinstance(v, Constant) and v.data is None for v in node.inputs[1:]) or any(
+                _class(v.type) == "NoneTypeT" for v in node.inputs[1:]
+            ):
+                raise ExportError("SpecifyShape with None dims")
+            return "SpecifyShape", {}, None
+        if name in ("Shape", "Join", "Dot", "Alloc", "DeepCopyOp", "ScalarFromTensor", "TensorFromScalar"):
+            return name, {}, None
+        if name == "Dot22":  # BLAS matrix product: the same values as Dot (printed "Dot" by tensorlens)
+            self.notes.append("Dot22 exported as Dot")
+            return "Dot", {}, None
+        if name == "Shape_i":
+            return "Shape_i", {"i": int(op.i)}, None
+        if name == "Reshape":
+            return "Reshape", {"ndim": int(op.ndim)}, None
+        if name in ("Sum", "Max", "Prod"):
+            if not _reduce_dtype_ok(name, node):
+                return None  # written as the CAReduce it is
+            axis = getattr(op, "axis", None)
+            return "Reduce", {"op": name, "axes": None if axis is None else [int(a) for a in axis]}, None
+        if name == "Subtensor":
+            return "Subtensor", {"idx_list": _idx_list(op.idx_list)}, None
+        if name == "IncSubtensor":
+            return "IncSubtensor", {"idx_list": _idx_list(op.idx_list),
+                                    "set_instead_of_inc": bool(op.set_instead_of_inc), "inplace": bool(op.inplace)}, None
+        if name in ("AllocEmpty", "MakeVector"):
+            return name, {"dtype": str(op.dtype)}, None
+        if name == "Assert":
+            return "Assert", {"msg": str(op.msg)}, None
+        if name == "Scan":
+            return self._scan(node)
+        return None
+
+    def _scan(self, node):
+        op = node.op
+        info = op.info
+        if info.n_mit_mot:
+            mm_in = [[int(t) for t in s] for s in info.mit_mot_in_slices]
+            mm_out = [[int(t) for t in s] for s in info.mit_mot_out_slices]
+        else:
+            mm_in, mm_out = [], []
+        j_info = {
+            "n_seqs": int(info.n_seqs),
+            "mit_mot_in_taps": mm_in,
+            "mit_mot_out_taps": mm_out,
+            "mit_sot_taps": [[int(t) for t in s] for s in info.mit_sot_in_slices],
+            "n_sit_sot": int(info.n_sit_sot),
+            "n_nit_sot": int(info.n_nit_sot),
+            "n_untraced": int(getattr(info, "n_shared_outs", getattr(info, "n_untraced_sit_sot_outs", 0))),
+            "n_non_seqs": int(info.n_non_seqs),
+            "as_while": bool(info.as_while),
+        }
+        n_traced = info.n_mit_mot + info.n_mit_sot + info.n_sit_sot
+        inplace = sorted(int(o) for o in (op.destroy_map or {}) if int(o) < n_traced)
+        params = {"name": str(op.name), "info": j_info, "inplace": inplace}
+        inner_fg = op.fgraph
+        inner = _Writer(self.notes, opaque_unknown=self.opaque_unknown).body(
+            inner_fg.inputs, inner_fg.outputs, inner_fg.toposort())
+        return "Scan", params, inner
+
+
+def _missing_names(r):
+    """What of an op's (kind, params, inner) the tensorlens checkout beside this file lacks:
+    "op kind 'Softmax'", "scalar op 'gammaln'", or "" (also where there is no checkout)."""
+    known = tensorlens_names()
+    if known is None:
+        return ""
+    kinds, scalars = known
+    kind, params, inner = r
+    missing = [] if kind in kinds else [f"op kind '{kind}'"]
+    core = params.get("core_op") if kind == "Blockwise" else None
+    if isinstance(core, dict) and core.get("kind") not in kinds:
+        missing.append(f"op kind '{core.get('kind')}'")
+    keys = set()
+    if kind in ("Elemwise", "Scalar") or "scalar_op" in params:
+        keys.add(params.get("scalar_op"))
+    stack = [inner] if params.get("scalar_op") in ("composite", "scalar_loop") and inner else []
+    while stack:  # scalar bodies, nested ones too
+        for n in stack.pop().get("nodes", []):
+            keys.add(n["params"].get("scalar_op"))
+            if "inner" in n:
+                stack.append(n["inner"])
+    keys.discard("composite")
+    missing += [f"scalar op '{k}'" for k in sorted(k for k in keys if k and k not in scalars)]
+    return ", ".join(missing)
+
+
+def _scalar_body(composite, notes):
+    fg = composite.fgraph
+    return _Writer(notes, scalar=True).body(fg.inputs, fg.outputs, fg.toposort())
