@@ -5,6 +5,7 @@
 // (best thread CPU time of its iterations, the two alternating in one run) as
 // `ratio`, and the time per megabyte of text of each, which stays flat when both
 // are linear in the text.
+#include "ir/GraphAssembler.h"
 #include "io/DPrint.h"
 #include "io/DPrintImport.h"
 #include "ops/Elemwise.h"
@@ -22,11 +23,12 @@ namespace {
 
 // exp(neg(exp(neg(... x)))): every node has one input, so the tree is as deep as the chain.
 std::unique_ptr<Graph> chain(int depth) {
-    auto g = std::make_unique<Graph>();
-    Variable* v = g->addInput(Type::tensor(DType::Float64, {3}), "x");
+    GraphAssembler gA;
+    Variable* v = gA.addInput(Type::tensor(DType::Float64, {3}), "x");
     const OpPtr ops[2] = {makeElemwise(ScalarOpCode::Neg), makeElemwise(ScalarOpCode::Exp)};
-    for (int i = 0; i < depth; ++i) v = g->addNode(ops[i % 2], {v})->output(0);
-    g->setOutputs({v});
+    for (int i = 0; i < depth; ++i) v = gA.addNode(ops[i % 2], {v})->output(0);
+    gA.setOutputs({v});
+    auto g = gA.finish();
     return g;
 }
 

@@ -4,6 +4,7 @@
 // BM_LayeredRatio reports layout / build as `ratio`: a ratio that stays flat as
 // the graph grows says the layout is linear, as the window needs for thousands
 // of boxes. No chain is collapsed, so every node is a box.
+#include "ir/GraphAssembler.h"
 #include "layout/GraphLayout.h"
 #include "layout/VisualGraph.h"
 #include "ops/Elemwise.h"
@@ -26,18 +27,19 @@ namespace {
 // `n` elementwise nodes over 20 inputs; each reads 1-3 of the 40 latest values,
 // so the graph is deep and its edges cross ranks, as real graphs do.
 std::unique_ptr<Graph> randomDag(int n, unsigned seed) {
-    auto g = std::make_unique<Graph>();
+    GraphAssembler gA;
     std::mt19937 rng(seed);
     std::vector<Variable*> vals;
-    for (int i = 0; i < 20; ++i) vals.push_back(g->addInput(Type::tensor(DType::Float64, {7}), "x" + std::to_string(i)));
+    for (int i = 0; i < 20; ++i) vals.push_back(gA.addInput(Type::tensor(DType::Float64, {7}), "x" + std::to_string(i)));
     const OpPtr unary = makeElemwise(ScalarOpCode::Exp), nary = makeElemwise(ScalarOpCode::Add);
     for (int i = 0; i < n; ++i) {
         const int k = 1 + static_cast<int>(rng() % 3);
         std::vector<Variable*> ins;
         for (int j = 0; j < k; ++j) ins.push_back(vals[vals.size() - 1 - rng() % std::min<size_t>(vals.size(), 40)]);
-        vals.push_back(g->addNode(k == 1 ? unary : nary, ins)->output(0));
+        vals.push_back(gA.addNode(k == 1 ? unary : nary, ins)->output(0));
     }
-    g->setOutputs({vals.back()});
+    gA.setOutputs({vals.back()});
+    auto g = gA.finish();
     return g;
 }
 

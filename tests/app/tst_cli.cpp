@@ -1,4 +1,5 @@
 // The headless command line, driven as a user would: exit codes, --help, errors.
+#include "TestSuites.h"
 #include "TestSupport.h"
 
 #include <QProcess>
@@ -181,5 +182,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCli)
+TL_TEST_SUITE(TestCli)
 #include "tst_cli.moc"

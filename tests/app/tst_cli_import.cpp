@@ -1,6 +1,7 @@
 // `tensorlens import-dprint` driven as a user would: the seed issue's first listing
 // becomes a JSON graph that prints back, runs to the numbers, and the
 // importer's notes go to stderr; bad text names its line and exits 1.
+#include "TestSuites.h"
 #include "TestSupport.h"
 
 #include <QProcess>
@@ -91,5 +92,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliImport)
+TL_TEST_SUITE(TestCliImport)
 #include "tst_cli_import.moc"

@@ -1,6 +1,7 @@
 // Alloc, AllocEmpty, Sum/Max/Prod and Dot: static types from constant dims, kernels
 // on every dtype against straightforward reference loops, errors, printed names,
 // JSON params and forward derivatives.
+#include "TestSuites.h"
 #include "builder/rop/OpRop.h"
 #include "ops/OpFactory.h"
 #include "ShapeOpsTestUtil.h"
@@ -342,5 +343,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestAllocReduce)
+TL_TEST_SUITE(TestAllocReduce)
 #include "tst_alloc_reduce.moc"

@@ -1,6 +1,7 @@
 // Composite: PyTensor's printed names and inner variable names, multi-output
 // evaluation with a shared intermediate, a 5000-op chain (no recursion, few
 // registers), mixed dtypes, params round trips and structural equality.
+#include "TestSuites.h"
 #include "ops/OpFactory.h"
 #include "TestSupport.h"
 
@@ -277,5 +278,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestComposite)
+TL_TEST_SUITE(TestComposite)
 #include "tst_composite.moc"

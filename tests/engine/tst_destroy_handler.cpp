@@ -2,6 +2,7 @@
 // the orderings that make the safe ones work, and the incremental checker the
 // inplace rewrites use. Each unsafe graph is reported; each safe one runs and
 // gives the numbers of its non-destructive twin.
+#include "TestSuites.h"
 #include "FusionTestUtil.h"
 #include "TestSupport.h"
 #include "builder/Indexing.h"
@@ -211,5 +212,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDestroyHandler)
+TL_TEST_SUITE(TestDestroyHandler)
 #include "tst_destroy_handler.moc"

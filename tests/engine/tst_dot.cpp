@@ -1,6 +1,7 @@
 // DOT output: a valid digraph (balanced braces, quoted names), Scan bodies as
 // clusters linked to the outer graph by category, family colours, and Graphviz's
 // own `dot -Tsvg` accepting it when the binary is installed.
+#include "TestSuites.h"
 #include "DPrintGoldenGraphs.h"
 #include "TestSupport.h"
 #include "io/GraphvizDot.h"
@@ -149,5 +150,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDot)
+TL_TEST_SUITE(TestDot)
 #include "tst_dot.moc"

@@ -8,6 +8,7 @@
 // byte for byte, indices included. The golden test also compares with the indices
 // removed (exact for all but the seed's first listing, whose older PyTensor
 // numbered its last two nodes the other way round: see goldens()).
+#include "TestSuites.h"
 #include "DPrintGoldenGraphs.h"
 #include "TestSupport.h"
 #include "io/DPrint.h"
@@ -400,5 +401,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDPrint)
+TL_TEST_SUITE(TestDPrint)
 #include "tst_dprint.moc"

@@ -4,6 +4,7 @@
 // numbers; bad text fails with the line number; what cannot be rebuilt becomes an
 // Opaque node with a note. (Round trips of tensorlens-printed graphs under every
 // option: tst_dprint_import_roundtrip.cpp; fuzz regressions: tst_dprint_import_fuzz.cpp.)
+#include "TestSuites.h"
 #include "TestSupport.h"
 #include "exec/Executor.h"
 #include "io/DPrint.h"
@@ -287,5 +288,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDPrintImport)
+TL_TEST_SUITE(TestDPrintImport)
 #include "tst_dprint_import.moc"

@@ -2,6 +2,7 @@
 // real PyTensor listings, every built-in example as built and after the FAST_RUN
 // pipeline. The imported graph prints the same text; where the listing shows all
 // types it also computes the same outputs.
+#include "TestSuites.h"
 #include "ir/GraphAssembler.h"
 #include "DPrintGoldenGraphs.h"
 #include "TestSupport.h"
@@ -163,5 +164,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDPrintImportRoundTrip)
+TL_TEST_SUITE(TestDPrintImportRoundTrip)
 #include "tst_dprint_import_roundtrip.moc"

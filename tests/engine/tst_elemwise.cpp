@@ -1,6 +1,7 @@
 // Elemwise kernels: every scalar op on float64 and the other dtypes it accepts,
 // checked against std:: reference values; PyTensor's output dtypes and printed
 // names; NumPy's integer division; NaN / inf faithfulness; casts.
+#include "TestSuites.h"
 #include "TestSupport.h"
 
 #include "exec/ExecContext.h"
@@ -392,5 +393,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestElemwise)
+TL_TEST_SUITE(TestElemwise)
 #include "tst_elemwise.moc"

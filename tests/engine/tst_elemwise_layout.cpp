@@ -2,6 +2,7 @@
 // strided and reversed views, partial blocks, inplace kernels (also when the
 // output aliases an input another output still reads), output cell reuse, and
 // type errors that name the node.
+#include "TestSuites.h"
 #include "ir/GraphAssembler.h"
 #include "TestSupport.h"
 
@@ -255,5 +256,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestElemwiseLayout)
+TL_TEST_SUITE(TestElemwiseLayout)
 #include "tst_elemwise_layout.moc"

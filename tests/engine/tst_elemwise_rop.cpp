@@ -1,6 +1,7 @@
 // Forward derivatives of Elemwise / Composite / ScalarOp against central finite
 // differences, and the builder's math: PyTensor's constant dtypes, ExpandDims
 // for lower ranks, operators, ScalarType graphs.
+#include "TestSuites.h"
 #include "builder/rop/OpRop.h"
 #include "TestSupport.h"
 
@@ -250,5 +251,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestElemwiseRop)
+TL_TEST_SUITE(TestElemwiseRop)
 #include "tst_elemwise_rop.moc"

@@ -1,5 +1,6 @@
 // The built-in examples: they build, match their shipped JSON, and compute what
 // a real PyTensor computed (tests/oracle/<case>/expected.json, and the seed programs' numbers).
+#include "TestSuites.h"
 #include "TestSupport.h"
 #include "builder/Examples.h"
 #include "exec/Executor.h"
@@ -135,5 +136,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExamples)
+TL_TEST_SUITE(TestExamples)
 #include "tst_examples.moc"

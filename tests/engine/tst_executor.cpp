@@ -1,5 +1,6 @@
 // The CPU executor on its own: order, destroy handling, aliasing of outputs,
 // freeing of intermediates (peak bytes), cell reuse, error messages.
+#include "TestSuites.h"
 #include "ir/GraphAssembler.h"
 #include "builder/Indexing.h"
 #include "builder/Math.h"
@@ -287,5 +288,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExecutor)
+TL_TEST_SUITE(TestExecutor)
 #include "tst_executor.moc"

@@ -2,6 +2,7 @@
 // through the same checks as the fuzz targets: tests/fuzz/regressions/<target>/*.
 // Bad input must end in FormatError; input that loads must save and load again
 // to the same text (and an imported dprint listing must validate and print).
+#include "TestSuites.h"
 #include "TestSupport.h"
 #include "io/DPrint.h"
 #include "io/DPrintImport.h"
@@ -85,5 +86,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFuzzRegressions)
+TL_TEST_SUITE(TestFuzzRegressions)
 #include "tst_fuzz_regressions.moc"

@@ -1,4 +1,5 @@
 // The graph IR on its own: ids, clients, clone, toposort, validation, rewriter edits.
+#include "TestSuites.h"
 #include "ir/GraphAssembler.h"
 #include "ir/Graph.h"
 #include "ir/Rewriter.h"
@@ -127,5 +128,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGraph)
+TL_TEST_SUITE(TestGraph)
 #include "tst_graph.moc"

@@ -1,6 +1,7 @@
 // The JSON graph format: save -> load -> save is byte-identical for every op
 // kind (Composite and Scan inner graphs included), numbers are exact, ids stay
 // stable, and every kind of bad input is a FormatError naming its JSON path.
+#include "TestSuites.h"
 #include "DPrintGoldenGraphs.h"
 #include "TestSupport.h"
 #include "io/DPrint.h"
@@ -369,5 +370,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestJson)
+TL_TEST_SUITE(TestJson)
 #include "tst_json.moc"

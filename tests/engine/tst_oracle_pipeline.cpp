@@ -2,6 +2,7 @@
 // PyTensor's, and the rewritten graph is at least as good by PyTensor's own figures
 // (number of loops, buffer rows, exp per step). In `pytensor` mode the buffers equal
 // FAST_RUN's exactly; in `exact` mode they lie between no_prealloc's and FAST_RUN's.
+#include "TestSuites.h"
 #include "TestSupport.h"
 #include "builder/Examples.h"
 #include "exec/Executor.h"
@@ -123,5 +124,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestOraclePipeline)
+TL_TEST_SUITE(TestOraclePipeline)
 #include "tst_oracle_pipeline.moc"

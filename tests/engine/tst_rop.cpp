@@ -1,6 +1,7 @@
 // Forward-mode derivatives: the rop() driver and Scan's R_op, checked against
 // central finite differences of the same graph, plus the layout PyTensor's
 // Scan.R_op builds and the driver's errors.
+#include "TestSuites.h"
 #include "builder/Indexing.h"
 #include "builder/Math.h"
 #include "builder/Rop.h"
@@ -263,5 +264,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRop)
+TL_TEST_SUITE(TestRop)
 #include "tst_rop.moc"

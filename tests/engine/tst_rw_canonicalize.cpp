@@ -2,6 +2,7 @@
 // local_mul_canonizer, local_upcast_elemwise_constant_inputs one by one (firing and
 // not firing side by side), then the whole driver on the expressions of the seed and
 // the oracle cases, whose PyTensor forms are known (`(-5.0 + exp(i0))`, ...).
+#include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "TestSupport.h"
 #include "builder/Examples.h"
@@ -297,5 +298,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCanonicalize)
+TL_TEST_SUITE(TestCanonicalize)
 #include "tst_rw_canonicalize.moc"

@@ -1,5 +1,6 @@
 // constant_folding: nodes of constants computed by their kernels, and the nodes it
 // must leave alone (AllocEmpty, PyTensor's Alloc rule, failing Asserts, raising kernels).
+#include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "TestSupport.h"
 #include "builder/Indexing.h"
@@ -183,5 +184,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestConstantFolding)
+TL_TEST_SUITE(TestConstantFolding)
 #include "tst_rw_constant_folding.moc"

@@ -1,5 +1,6 @@
 // elemwise_fusion: connected Elemwise nodes become one multi-output Composite.
 // Firing and non-firing cases side by side, every one run before and after.
+#include "TestSuites.h"
 #include "FusionTestUtil.h"
 #include "BuildCases.h"
 #include "RewriteCheck.h"
@@ -283,5 +284,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFusion)
+TL_TEST_SUITE(TestFusion)
 #include "tst_rw_fusion.moc"

@@ -2,6 +2,7 @@
 // the destroy handler can order every other reader first. Firing and non-firing
 // cases side by side, every one run before and after; the expected result is the
 // list of destroying nodes with their destroy maps.
+#include "TestSuites.h"
 #include "FusionTestUtil.h"
 #include "BuildCases.h"
 #include "RewriteCheck.h"
@@ -242,5 +243,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestInplace)
+TL_TEST_SUITE(TestInplace)
 #include "tst_rw_inplace.moc"

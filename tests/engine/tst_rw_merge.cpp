@@ -1,5 +1,6 @@
 // merge (and final_merge): CSE of constants and nodes, with the cases that must stay
 // apart side by side; structural equality of inner graphs; a 10,000-node graph.
+#include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "TestSupport.h"
 #include "builder/Indexing.h"
@@ -222,5 +223,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMerge)
+TL_TEST_SUITE(TestMerge)
 #include "tst_rw_merge.moc"

@@ -1,6 +1,7 @@
 // output_protection (PyTensor's insert_deepcopy): an output whose memory is a
 // graph input, a constant or another output's goes through a DeepCopyOp.
 // Firing and non-firing cases side by side, every one run before and after.
+#include "TestSuites.h"
 #include "BuildCases.h"
 #include "RewriteCheck.h"
 #include "builder/Indexing.h"
@@ -113,5 +114,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestOutputProtection)
+TL_TEST_SUITE(TestOutputProtection)
 #include "tst_rw_output_protection.moc"

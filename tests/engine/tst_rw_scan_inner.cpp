@@ -1,6 +1,7 @@
 // scan_inner_rewrites: every Scan's step goes through Pipeline::innerGraph()
 // (merge, canonicalize, fusion) and the rewritten step replaces the old one.
 // Firing and non-firing cases side by side, every one run before and after.
+#include "TestSuites.h"
 #include "FusionTestUtil.h"
 #include "BuildCases.h"
 #include "RewriteCheck.h"
@@ -161,5 +162,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScanInner)
+TL_TEST_SUITE(TestScanInner)
 #include "tst_rw_scan_inner.moc"

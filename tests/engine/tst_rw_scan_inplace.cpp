@@ -1,4 +1,5 @@
 // scan_make_inplace: loops write into their outer buffers where that is safe.
+#include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "builder/Indexing.h"
 #include "builder/Math.h"
@@ -59,5 +60,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScanInplace)
+TL_TEST_SUITE(TestScanInplace)
 #include "tst_rw_scan_inplace.moc"

@@ -1,4 +1,5 @@
 // scan_merge: loops of equal n_steps without a dependency become one loop "a&b".
+#include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "builder/Examples.h"
 #include "builder/Indexing.h"
@@ -110,5 +111,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScanMerge)
+TL_TEST_SUITE(TestScanMerge)
 #include "tst_rw_scan_merge.moc"

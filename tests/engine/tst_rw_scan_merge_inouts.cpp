@@ -1,4 +1,5 @@
 // scan_merge_inouts: an outer variable given twice as a sequence is read once.
+#include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "builder/Math.h"
 #include "builder/Scan.h"
@@ -59,5 +60,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScanMergeInouts)
+TL_TEST_SUITE(TestScanMergeInouts)
 #include "tst_rw_scan_merge_inouts.moc"

@@ -1,6 +1,7 @@
 // scan_merge_states: states of one Scan computing the same sequence become one
 // (docs/semantics.md#duplicate-states). Firing and non-firing cases side by side, every
 // one run before and after; the oracle cases also against PyTensor's numbers.
+#include "TestSuites.h"
 #include "BuildCases.h"
 #include "RewriteCheck.h"
 #include "ScanRewriteTestUtil.h"
@@ -233,5 +234,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScanMergeStates)
+TL_TEST_SUITE(TestScanMergeStates)
 #include "tst_rw_scan_merge_states.moc"

@@ -1,5 +1,6 @@
 // scan_push_out_seq, scan_push_out_non_seq, scan_remove_constants_and_unused_inputs:
 // work that does not need the loop leaves it; inputs the step never reads go.
+#include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "builder/Examples.h"
 #include "builder/Indexing.h"
@@ -129,5 +130,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScanPushOut)
+TL_TEST_SUITE(TestScanPushOut)
 #include "tst_rw_scan_pushout.moc"

@@ -2,6 +2,7 @@
 // PyTensor's sizing (equal to the oracle's fast_run) and in exact sizing (init_l rows
 // where the reuse hazard is ruled out, init_l + 1 exactly where it is not). Every case
 // runs before and after; buffer rows are checked against PyTensor's recorded figures.
+#include "TestSuites.h"
 #include "BuildCases.h"
 #include "RewriteCheck.h"
 #include "ScanRewriteTestUtil.h"
@@ -340,5 +341,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScanSaveMem)
+TL_TEST_SUITE(TestScanSaveMem)
 #include "tst_rw_scan_save_mem.moc"

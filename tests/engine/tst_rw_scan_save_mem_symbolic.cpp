@@ -3,6 +3,7 @@
 // length (n_steps = Shape_i{0}(M), minimum(...) of two), or n given as an input. Each
 // case is rewritten once and then run before and after on inputs of several lengths (1,
 // shorter than the taps, 0 where the reads allow it), numbers compared.
+#include "TestSuites.h"
 #include "BuildCases.h"
 #include "RewriteCheck.h"
 #include "ScanRewriteTestUtil.h"
@@ -238,5 +239,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScanSaveMemSymbolic)
+TL_TEST_SUITE(TestScanSaveMemSymbolic)
 #include "tst_rw_scan_save_mem_symbolic.moc"

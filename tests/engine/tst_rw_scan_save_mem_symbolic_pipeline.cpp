@@ -2,6 +2,7 @@
 // tst_rw_scan_save_mem_symbolic.cpp): Rop's zero-filled buffers over a sequence,
 // the whole FAST_RUN pipeline, a read that must keep failing on an empty trace, and
 // the facts the trace records. Every graph runs before and after on several lengths.
+#include "TestSuites.h"
 #include "BuildCases.h"
 #include "RewriteCheck.h"
 #include "ScanRewriteTestUtil.h"
@@ -175,5 +176,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScanSaveMemSymbolicPipeline)
+TL_TEST_SUITE(TestScanSaveMemSymbolicPipeline)
 #include "tst_rw_scan_save_mem_symbolic_pipeline.moc"

@@ -1,5 +1,6 @@
 // The shape phase: local_shape_ground, local_Shape_i_ground, local_shape_to_shape_i,
 // local_track_shape_i -- each with graphs where it fires and where it must not.
+#include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "TestSupport.h"
 #include "builder/Indexing.h"
@@ -151,5 +152,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestShapeRewrites)
+TL_TEST_SUITE(TestShapeRewrites)
 #include "tst_rw_shape.moc"

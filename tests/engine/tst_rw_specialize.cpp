@@ -1,5 +1,6 @@
 // The specialize phase: local_pow_specialize, local_mul_specialize,
 // local_add_remove_zeros, with the cases where each must not fire beside them.
+#include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "TestSupport.h"
 #include "builder/Math.h"
@@ -110,5 +111,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSpecialize)
+TL_TEST_SUITE(TestSpecialize)
 #include "tst_rw_specialize.moc"

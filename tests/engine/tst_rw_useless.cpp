@@ -1,6 +1,7 @@
 // The useless phase: local_useless_specify_shape, local_useless_unbroadcast,
 // local_useless_slice, local_useless_elemwise, local_useless_alloc -- each with graphs
 // where it fires and, beside them, where it must not.
+#include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "TestSupport.h"
 #include "builder/Indexing.h"
@@ -256,5 +257,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestUseless)
+TL_TEST_SUITE(TestUseless)
 #include "tst_rw_useless.moc"

@@ -3,6 +3,7 @@
 // clip): PyTensor's names, output dtypes, and kernels against the C library on edge
 // values (0, -0, halves, NaN, ±inf) for float and int inputs. Derivatives, fusion
 // and the dprint round trip: tst_scalar_ops_extra_rop.cpp.
+#include "TestSuites.h"
 #include "ScalarOpsExtraUtil.h"
 #include "TestSupport.h"
 
@@ -198,5 +199,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScalarOpsExtra)
+TL_TEST_SUITE(TestScalarOpsExtra)
 #include "tst_scalar_ops_extra.moc"

@@ -1,6 +1,7 @@
 // The widened scalar vocabulary beyond its kernels (tst_scalar_ops_extra.cpp):
 // forward derivatives against central differences, fusion into Composites, and
 // the JSON and dprint print -> import -> print round trips with the same numbers.
+#include "TestSuites.h"
 #include "builder/rop/OpRop.h"
 #include "FusionTestUtil.h"
 #include "RewriteCheck.h"
@@ -278,5 +279,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScalarOpsExtraRop)
+TL_TEST_SUITE(TestScalarOpsExtraRop)
 #include "tst_scalar_ops_extra_rop.moc"

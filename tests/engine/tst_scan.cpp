@@ -1,6 +1,7 @@
 // Scan: every category through the builder, and the execution details of
 // Scan.perform on hand-made buffers (circular buffers, rotation, while loops,
 // inplace, preallocation, n_steps edge cases, errors).
+#include "TestSuites.h"
 #include "ir/GraphAssembler.h"
 #include "ops/OpFactory.h"
 #include "builder/Indexing.h"
@@ -522,5 +523,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScan)
+TL_TEST_SUITE(TestScan)
 #include "tst_scan.moc"

@@ -1,6 +1,7 @@
 // The seed programs' numbers as a real PyTensor 2.34 computes them, and every
 // PyTensor reference case in tests/oracle/ that the builder expresses, run
 // unrewritten through the executor.
+#include "TestSuites.h"
 #include "builder/Indexing.h"
 #include "builder/Math.h"
 #include "builder/Rop.h"
@@ -200,5 +201,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScanOracle)
+TL_TEST_SUITE(TestScanOracle)
 #include "tst_scan_oracle.moc"

@@ -3,6 +3,7 @@
 // writes the new state over its oldest tap only when the compiled step can order every
 // other reader of the tap first (CompiledGraphOptions::rowReuse); otherwise it copies.
 // Loops are built by hand here so the flags can be wrong on purpose.
+#include "TestSuites.h"
 #include "TestSupport.h"
 #include "builder/Indexing.h"
 #include "builder/Math.h"
@@ -126,5 +127,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScanRowReuse)
+TL_TEST_SUITE(TestScanRowReuse)
 #include "tst_scan_row_reuse.moc"

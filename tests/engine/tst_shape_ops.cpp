@@ -1,6 +1,7 @@
 // DimShuffle, Unbroadcast, SpecifyShape, Shape, Shape_i, Reshape, Join, MakeVector,
 // the scalar/tensor conversions, Assert, DeepCopyOp and Opaque: printed names as
 // PyTensor, static types, kernels, views, errors, JSON params and forward derivatives.
+#include "TestSuites.h"
 #include "ops/OpFactory.h"
 #include "ShapeOpsTestUtil.h"
 #include "TestSupport.h"
@@ -330,5 +331,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestShapeOps)
+TL_TEST_SUITE(TestShapeOps)
 #include "tst_shape_ops.moc"

@@ -1,6 +1,7 @@
 // Subtensor, SetSubtensor and IncSubtensor: kernels on every dtype (negative indices,
 // slices with steps), errors, views sharing storage, static types, printed names,
 // JSON params and forward derivatives.
+#include "TestSuites.h"
 #include "ops/OpFactory.h"
 #include "ShapeOpsTestUtil.h"
 #include "TestSupport.h"
@@ -376,5 +377,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSubtensor)
+TL_TEST_SUITE(TestSubtensor)
 #include "tst_subtensor.moc"

@@ -1,5 +1,6 @@
 // Rewrite infrastructure on a toy op: the equilibrium driver, the pipeline's
 // honesty and validation checks, trace recording and replay.
+#include "TestSuites.h"
 #include "ir/GraphAssembler.h"
 #include "trace/TraceReplayer.h"
 #include "ir/Fingerprint.h"
@@ -149,5 +150,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTrace)
+TL_TEST_SUITE(TestTrace)
 #include "tst_trace.moc"

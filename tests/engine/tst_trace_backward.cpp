@@ -3,6 +3,7 @@
 // independent replay from step 0 (ids, ops and their params, wiring, types incl.
 // buffer shapes, names, clients) and runs to the same outputs. Corrupted steps
 // give errors naming the step, and the replayer stays usable.
+#include "TestSuites.h"
 #include "trace/TraceReplayer.h"
 #include "builder/Examples.h"
 #include "builder/Generators.h"
@@ -428,5 +429,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTraceBackward)
+TL_TEST_SUITE(TestTraceBackward)
 #include "tst_trace_backward.moc"

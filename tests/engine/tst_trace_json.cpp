@@ -1,5 +1,6 @@
 // The trace file: save -> load -> save is byte-identical, a loaded trace replays
 // to the same graphs, and bad files name the JSON path.
+#include "TestSuites.h"
 #include "trace/TraceReplayer.h"
 #include "builder/Math.h"
 #include "io/FormatError.h"
@@ -110,5 +111,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTraceJson)
+TL_TEST_SUITE(TestTraceJson)
 #include "tst_trace_json.moc"

@@ -1,6 +1,7 @@
 // Layout: the visual graph (per-use inputs, collapsed chains, Scan clusters
 // with category links), dot and layered parts, stability between steps, the
 // async engine with cancel.
+#include "TestSuites.h"
 #include "ir/Rewriter.h"
 #include "ir/GraphAssembler.h"
 #include "layout/GraphLayout.h"
@@ -238,5 +239,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLayout)
+TL_TEST_SUITE(TestLayout)
 #include "tst_layout.moc"

@@ -2,6 +2,7 @@
 // until the buffer badge (11, 7) -> (1, 7) appears, find the merged-state
 // highlight, run and verify, export SVG and read it back, bad files, search
 // and selection sync, timeline filters, drag and drop, headless export.
+#include "TestSuites.h"
 #include "MainWindow.h"
 #include "builder/Examples.h"
 #include "export/Export.h"
@@ -366,5 +367,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestMainWindow)
+TL_TEST_SUITE(TestMainWindow)
 #include "tst_mainwindow.moc"

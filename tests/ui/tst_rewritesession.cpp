@@ -2,6 +2,7 @@
 // explain data, selection, no-op detection. The trace is recorded by the real
 // Rewriter + TraceRecorder on a small graph, so the session sees what the
 // pipeline would give it.
+#include "TestSuites.h"
 #include "ir/GraphAssembler.h"
 #include "session/RewriteSession.h"
 #include "builder/Examples.h"
@@ -287,5 +288,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRewriteSession)
+TL_TEST_SUITE(TestRewriteSession)
 #include "tst_rewritesession.moc"
