@@ -2,9 +2,10 @@
 # Installs what tensorlens needs to build, test and run on Debian 12 (as root,
 # or with sudo). Skips apt entirely when everything is already there.
 set -euo pipefail
-packages=(cmake ninja-build g++ pkg-config git
+packages=(cmake ninja-build g++ pkg-config git ccache
           qt6-base-dev qt6-svg-dev libgl-dev
           libgraphviz-dev graphviz nlohmann-json3-dev libbenchmark-dev
+          libopenblas-dev liblapacke-dev libboost-math-dev libsleef-dev
           xvfb xauth)
 missing=()
 for p in "${packages[@]}"; do
