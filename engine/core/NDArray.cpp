@@ -1,5 +1,7 @@
 #include "core/NDArray.h"
 
+#include "core/StridedWalk.h"
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -164,31 +166,6 @@ NDArray NDArray::view(Shape shape, Strides strides, int64_t offset) const {
     return v;
 }
 
-namespace {
-// Visits every element of `shape` in C order, calling f(srcOffset, dstOffset).
-template <typename F>
-void forEachIndex(const Shape& shape, const Strides& a, int64_t aOff, const Strides& b, int64_t bOff, F&& f) {
-    const int nd = static_cast<int>(shape.size());
-    for (int64_t d : shape)
-        if (d == 0) return;
-    if (nd == 0) { f(aOff, bOff); return; }
-    std::vector<int64_t> idx(nd, 0);
-    const int64_t inner = shape[nd - 1], sa = a[nd - 1], sb = b[nd - 1];
-    while (true) {
-        for (int64_t i = 0; i < inner; ++i) f(aOff + i * sa, bOff + i * sb);
-        int axis = nd - 2;
-        for (; axis >= 0; --axis) {
-            aOff += a[axis];
-            bOff += b[axis];
-            if (++idx[axis] < shape[axis]) break;
-            aOff -= a[axis] * shape[axis];
-            bOff -= b[axis] * shape[axis];
-            idx[axis] = 0;
-        }
-        if (axis < 0) return;
-    }
-}
-} // namespace
 
 void NDArray::assign(const NDArray& src) const {
     if (src.m_shape != m_shape)
@@ -206,7 +183,7 @@ void NDArray::assign(const NDArray& src) const {
                 std::memcpy(dst + m_offset, s + from.m_offset, nbytes());
                 return;
             }
-            forEachIndex(m_shape, from.m_strides, from.m_offset, m_strides, m_offset,
+            forEachOffsetPair(m_shape, from.m_strides, from.m_offset, m_strides, m_offset,
                          [&](int64_t so, int64_t dof) { dst[dof] = static_cast<TD>(s[so]); });
         });
     });

@@ -1,5 +1,7 @@
 #include "io/JsonFormat.h"
 
+#include "core/StridedWalk.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -200,23 +202,8 @@ namespace {
 
 // Visits the elements of `a` in C order with their C++ type, whatever the strides.
 template <typename T, typename F> void forEachElement(const NDArray& a, F&& f) {
-    const int nd = a.ndim();
-    const int64_t n = a.size();
-    if (n == 0) return;
     const T* base = a.data<T>();
-    std::vector<int64_t> idx(static_cast<size_t>(nd), 0);
-    int64_t off = 0;
-    for (int64_t k = 0; k < n; ++k) {
-        f(base[off]);
-        for (int ax = nd - 1; ax >= 0; --ax) {
-            if (++idx[ax] < a.dim(ax)) {
-                off += a.strides()[ax];
-                break;
-            }
-            off -= a.strides()[ax] * (a.dim(ax) - 1);
-            idx[ax] = 0;
-        }
-    }
+    forEachOffset(a.shape(), a.strides(), 0, [&](int64_t off) { f(base[off]); });
 }
 
 json floatToJson(double v, bool single) {

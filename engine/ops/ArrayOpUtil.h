@@ -2,6 +2,7 @@
 // Small helpers shared by the shape/indexing op families (DimShuffle, Subtensor,
 // Alloc, Reduce, ...): reading integer inputs, JSON params, strided loops.
 #include "core/NDArray.h"
+#include "core/StridedWalk.h"
 #include "ir/Type.h"
 
 #include <nlohmann/json.hpp>
@@ -46,33 +47,7 @@ NDArray reuseOrEmpty(NDArray& out, DType dtype, const Shape& shape);
 /// size-1 dims); throws ExecError starting with `where` when the shapes do not broadcast.
 NDArray broadcastView(const NDArray& a, const Shape& shape, const std::string& where);
 
-/// Calls f(offsetA, offsetB) for every multi-index of `shape` in C order, where the
-/// offsets advance by stridesA / stridesB (in elements). Iterative, no recursion.
-template <typename F>
-void forEachOffsetPair(const Shape& shape, const Strides& sa, int64_t offA, const Strides& sb, int64_t offB, F&& f) {
-    const int nd = static_cast<int>(shape.size());
-    for (int64_t d : shape)
-        if (d == 0) return;
-    if (nd == 0) {
-        f(offA, offB);
-        return;
-    }
-    std::vector<int64_t> idx(nd, 0);
-    const int64_t inner = shape[nd - 1], ia = sa[nd - 1], ib = sb[nd - 1];
-    while (true) {
-        for (int64_t i = 0; i < inner; ++i) f(offA + i * ia, offB + i * ib);
-        int axis = nd - 2;
-        for (; axis >= 0; --axis) {
-            offA += sa[axis];
-            offB += sb[axis];
-            if (++idx[axis] < shape[axis]) break;
-            offA -= sa[axis] * shape[axis];
-            offB -= sb[axis] * shape[axis];
-            idx[axis] = 0;
-        }
-        if (axis < 0) return;
-    }
-}
+using ::tl::forEachOffsetPair;  // core/StridedWalk.h
 
 /// "(2, ?, 7)": a static shape as dprint prints it.
 std::string staticShapeString(const StaticShape& s);

@@ -152,14 +152,16 @@ bool fuse(Rewriter& rewriter, const std::vector<Node*>& members) {
                                std::to_string(comp.numNodes()) + " scalar ops, " + std::to_string(comp.numInputs()) +
                                " inputs, " + std::to_string(comp.numOutputs()) + " outputs";
 
-    rewriter.beginRewrite(kName, members.back());
-    Node* fused = rewriter.create(op, builder->externals());
-    const NodeId fusedId = fused->id();
-    // Replacing prunes the members (their pointers die): everything needed is copied above.
-    for (auto [old, k] : builder->replacements()) rewriter.replace(old, fused->output(k));
-    rewriter.attribute(fusedId, "fused", "", ids, detail);
-    rewriter.cloned(fusedId, root);
-    rewriter.endRewrite(kName, true);
+    {
+        RewriteScope step(rewriter, kName, members.back());
+        Node* fused = rewriter.create(op, builder->externals());
+        const NodeId fusedId = fused->id();
+        // Replacing prunes the members (their pointers die): everything needed is copied above.
+        for (auto [old, k] : builder->replacements()) rewriter.replace(old, fused->output(k));
+        rewriter.attribute(fusedId, "fused", "", ids, detail);
+        rewriter.cloned(fusedId, root);
+        step.setChanged();
+    }
     return true;
 }
 
@@ -168,8 +170,20 @@ public:
     std::string_view name() const override { return kName; }
     std::vector<std::string> tags() const override { return {"fast_run", "fusion", "elemwise"}; }
     bool run(Rewriter& rewriter, const RewriteOptions&) override {
+        const std::vector<FusionGroup> groups = findFusionGroups(rewriter.graph());
+        if (rewriter.wantsMatchFailures()) {
+            std::unordered_set<const Node*> grouped;
+            for (const FusionGroup& g : groups) grouped.insert(g.members.begin(), g.members.end());
+            for (const Node* n : rewriter.graph().nodes())
+                if (n->op().kind() == OpKind::Elemwise && !grouped.count(n))
+                    rewriter.notifyMatchFailure(kName, *n, [n] {
+                        return std::string(isFuseableElemwise(*n)
+                                               ? "no fuseable Elemwise of its broadcast pattern feeds it, reads it or shares its full-size input"
+                                               : "it works inplace or has an output that is not a tensor of its broadcast pattern");
+                    });
+        }
         bool changed = false;
-        for (const FusionGroup& g : findFusionGroups(rewriter.graph())) changed |= fuse(rewriter, g.members);
+        for (const FusionGroup& g : groups) changed |= fuse(rewriter, g.members);
         return changed;
     }
 };

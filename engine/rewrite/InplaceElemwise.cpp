@@ -52,19 +52,20 @@ public:
                         pattern[o] = i;
                         break;
                     }
-                    if (options.explain) whyNot += (whyNot.empty() ? "" : "; ") + *why;
+                    if (rewriter.wantsMatchFailures()) whyNot += (whyNot.empty() ? "" : "; ") + *why;
                 }
             if (pattern.empty()) {
-                if (options.explain)
-                    rewriter.matchFailure(kName, *n, whyNot.empty() ? "no input has the output's type" : whyNot);
+                rewriter.notifyMatchFailure(kName, *n, [&] { return whyNot.empty() ? std::string("no input has the output's type") : whyNot; });
                 continue;
             }
             OpPtr op = e->withInplace(pattern);
             const std::string before = aliasMapText(n->op().destroyMap()), after = aliasMapText(op->destroyMap());
-            rewriter.beginRewrite(kName, n);
-            rewriter.setOp(n, std::move(op));
-            rewriter.attribute(n->id(), "destroy_map", before, after, "the output overwrites its input");
-            rewriter.endRewrite(kName, true);
+            {
+                RewriteScope step(rewriter, kName, n);
+                rewriter.setOp(n, std::move(op));
+                rewriter.attribute(n->id(), "destroy_map", before, after, "the output overwrites its input");
+                step.setChanged();
+            }
             changed = true;
         }
         return changed;

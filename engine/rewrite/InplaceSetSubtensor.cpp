@@ -25,15 +25,17 @@ public:
             const auto* inc = dynamic_cast<const IncSubtensorOp*>(&n->op());
             if (!inc || inc->inplace()) continue;
             if (auto why = checker.tryDestroy(*n, 0)) {
-                if (options.explain) rewriter.matchFailure(kName, *n, *why);
+                rewriter.notifyMatchFailure(kName, *n, [&] { return *why; });
                 continue;
             }
             OpPtr op = makeIncSubtensor(inc->entries(), inc->setInsteadOfInc(), true);
             const std::string before = aliasMapText(n->op().destroyMap()), after = aliasMapText(op->destroyMap());
-            rewriter.beginRewrite(kName, n);
-            rewriter.setOp(n, std::move(op));
-            rewriter.attribute(n->id(), "destroy_map", before, after, "writes into x instead of a copy");
-            rewriter.endRewrite(kName, true);
+            {
+                RewriteScope step(rewriter, kName, n);
+                rewriter.setOp(n, std::move(op));
+                rewriter.attribute(n->id(), "destroy_map", before, after, "writes into x instead of a copy");
+                step.setChanged();
+            }
             changed = true;
         }
         return changed;

@@ -131,9 +131,11 @@ bool MergePass::mergeConstants(Rewriter& rewriter) {
                 root = c.node;
                 break;
             }
-        rewriter.beginRewrite(name(), root);
-        for (size_t i = 1; i < group.size(); ++i) rewriter.replace(group[i], keep);
-        rewriter.endRewrite(name(), true);
+        {
+            RewriteScope step(rewriter, name(), root);
+            for (size_t i = 1; i < group.size(); ++i) rewriter.replace(group[i], keep);
+            step.setChanged();
+        }
     }
     return !groups.empty();
 }
@@ -191,7 +193,12 @@ bool MergePass::mergeNodes(Rewriter& rewriter) {
             it->second = id;
             continue;
         }
-        if (m_final && hasGraphOutput(*rep) && hasGraphOutput(*node)) continue;
+        if (m_final && hasGraphOutput(*rep) && hasGraphOutput(*node)) {
+            rewriter.notifyMatchFailure(name(), *node, [&] {
+                return "computes what " + rep->label() + " computes, but both are graph outputs: one array for two outputs would alias them";
+            });
+            continue;
+        }
         // Keep the node with the more specific static types (PyTensor keeps the most
         // specific type so no inference is undone); skip when neither is.
         bool repAtLeast = true, nodeAtLeast = true;
@@ -202,7 +209,12 @@ bool MergePass::mergeNodes(Rewriter& rewriter) {
             repAtLeast = repAtLeast && tn.accepts(tr);
             nodeAtLeast = nodeAtLeast && tr.accepts(tn);
         }
-        if (!repAtLeast && !nodeAtLeast) continue;
+        if (!repAtLeast && !nodeAtLeast) {
+            rewriter.notifyMatchFailure(name(), *node, [&] {
+                return "computes what " + rep->label() + " computes, but each has a static type the other lacks";
+            });
+            continue;
+        }
         Node* keep = repAtLeast ? rep : node;
         Node* drop = repAtLeast ? node : rep;
         it->second = keep->id();
@@ -210,12 +222,14 @@ bool MergePass::mergeNodes(Rewriter& rewriter) {
         // client moves, which may happen before its last output is visited.
         std::vector<std::pair<VarId, Variable*>> moves;
         for (int k = 0; k < drop->numOutputs(); ++k) moves.emplace_back(drop->output(k)->id(), keep->output(k));
-        rewriter.beginRewrite(name(), keep);
-        for (auto& [fromId, to] : moves) {
-            Variable* from = g.findVariable(fromId);
-            if (from && !from->clients().empty()) rewriter.replace(from, to);
+        {
+            RewriteScope step(rewriter, name(), keep);
+            for (auto& [fromId, to] : moves) {
+                Variable* from = g.findVariable(fromId);
+                if (from && !from->clients().empty()) rewriter.replace(from, to);
+            }
+            step.setChanged();
         }
-        rewriter.endRewrite(name(), true);
         changed = true;
     }
     return changed;

@@ -42,13 +42,22 @@ public:
                 why = "shares memory with output " + std::to_string(lastWithRoot.at(roots[i]));
             else if (!roots[i]->owner())
                 why = "is " + rootText(*roots[i]) + (roots[i] == g.outputs()[i] ? "" : " or a view of it");
-            if (why.empty()) continue;
+            if (why.empty()) {
+                if (const Node* owner = g.outputs()[i]->owner())
+                    rewriter.notifyMatchFailure(kName, *owner, [&] {
+                        return "output " + std::to_string(i) +
+                               " is its own array: neither an input (or a view of one) nor shared with a later output";
+                    });
+                continue;
+            }
             Variable* out = g.outputs()[i];
-            rewriter.beginRewrite(kName, out->owner());
-            Node* copy = rewriter.create(makeDeepCopy(), {out});
-            rewriter.setOutput(static_cast<int>(i), copy->output(0));
-            rewriter.attribute(copy->id(), "deep_copy", "", "output " + std::to_string(i), "the output " + why);
-            rewriter.endRewrite(kName, true);
+            {
+                RewriteScope step(rewriter, kName, out->owner());
+                Node* copy = rewriter.create(makeDeepCopy(), {out});
+                rewriter.setOutput(static_cast<int>(i), copy->output(0));
+                rewriter.attribute(copy->id(), "deep_copy", "", "output " + std::to_string(i), "the output " + why);
+                step.setChanged();
+            }
             changed = true;
         }
         return changed;

@@ -59,7 +59,12 @@ public:
             } catch (const std::exception& e) {
                 throw PipelineError("in the step graph of " + n->label() + ": " + e.what());
             }
-            if (changedPasses.empty() || fingerprint(*body) == before) continue;
+            if (changedPasses.empty() || fingerprint(*body) == before) {
+                rewriter.notifyMatchFailure(kName, *n, [] {
+                    return std::string("the step graph is already what merge, canonicalize and fusion make of it");
+                });
+                continue;
+            }
 
             // A reuse proof is about the step's structure: re-derive it on the new body.
             std::vector<bool> reuse = scan->reuseProvenSafe();
@@ -78,13 +83,15 @@ public:
             const std::string sizeAfter = std::to_string(body->numNodes()) + " nodes";
             OpPtr op = makeScan(scan->info(), std::shared_ptr<const Graph>(std::move(body)), scan->scanName(),
                                 scan->inplaceStates(), reuse);
-            rewriter.beginRewrite(kName, n);
-            rewriter.setOp(n, std::move(op));
-            rewriter.attribute(n->id(), "inner_graph", sizeBefore, sizeAfter, "step rewritten by " + passes);
-            if (!dropped.empty())
-                rewriter.attribute(n->id(), "reuse_proven_safe", "states " + dropped, "none",
-                                   "the rewritten step no longer proves the row reuse");
-            rewriter.endRewrite(kName, true);
+            {
+                RewriteScope step(rewriter, kName, n);
+                rewriter.setOp(n, std::move(op));
+                rewriter.attribute(n->id(), "inner_graph", sizeBefore, sizeAfter, "step rewritten by " + passes);
+                if (!dropped.empty())
+                    rewriter.attribute(n->id(), "reuse_proven_safe", "states " + dropped, "none",
+                                       "the rewritten step no longer proves the row reuse");
+                step.setChanged();
+            }
             changed = true;
         }
         return changed;

@@ -11,6 +11,8 @@
 
 #include <sstream>
 
+#include <optional>
+
 namespace tl {
 
 namespace {
@@ -34,28 +36,25 @@ public:
             const auto& scan = static_cast<const ScanOp&>(node->op());
             // A copy: setOp below replaces (and may free) the op `scan` refers to.
             const ScanInfo info = scan.info();
-            bool open = false;
+            std::optional<RewriteScope> step;  // one step per Scan, opened by its first inplace state
             const std::string before = aliasMapText(scan.destroyMap());
             for (int s = 0; s < info.nTracedStates(); ++s) {
                 const auto& current = static_cast<const ScanOp&>(node->op());
                 if (current.isInplace(s)) continue;
                 const int bufferInput = info.outerInMitMot() + s;
                 if (auto why = checker.tryDestroy(*node, bufferInput)) {
-                    if (options.explain)
-                        rw.matchFailure(name(), *node, "state " + std::to_string(s) + ": " + *why);
+                    rw.notifyMatchFailure(name(), *node, [&] { return "state " + std::to_string(s) + ": " + *why; });
                     continue;
                 }
-                if (!open) {
-                    rw.beginRewrite(name(), node);
-                    open = true;
-                }
+                if (!step) step.emplace(rw, name(), node);
                 std::vector<int> states = current.inplaceStates();
                 states.push_back(s);
                 rw.setOp(node, current.withInplace(states));
             }
-            if (open) {
+            if (step) {
                 rw.attribute(node->id(), "destroy_map", before, aliasMapText(node->op().destroyMap()));
-                rw.endRewrite(name(), true);
+                step->setChanged();
+                step.reset();
                 changed = true;
             }
         }

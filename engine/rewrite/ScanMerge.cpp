@@ -140,7 +140,7 @@ public:
                         }
                 }
                 if (!why.empty()) {
-                    if (options.explain) rw.matchFailure(name(), *n, why);
+                    rw.notifyMatchFailure(name(), *n, [&] { return why; });
                     continue;
                 }
                 group.push_back(n);
@@ -180,33 +180,35 @@ private:
             mergedName += (mergedName.empty() ? "" : "&") + scanOf(*n).scanName();
             members += (members.empty() ? "" : ", ") + n->label();
         }
-        rw.beginRewrite(name(), group.front());
-        std::vector<Variable*> ins{group.front()->input(0)};
-        for (size_t c = 0; c < ranges[0].outerIn.size(); ++c)
-            for (size_t l = 0; l < group.size(); ++l)
-                for (int k = ranges[l].outerIn[c].first; k < ranges[l].outerIn[c].second; ++k) ins.push_back(group[l]->input(k));
-        // Reuse proofs follow their states: traced states go mit_mot, mit_sot, sit_sot, loop by loop.
-        std::vector<bool> reuse;
-        auto flags = [&](const ScanOp& s, int from, int to) {
-            for (int k = from; k < to; ++k)
-                reuse.push_back(k < static_cast<int>(s.reuseProvenSafe().size()) && s.reuseProvenSafe()[k]);
-        };
-        for (const ScanOp* s : loops) flags(*s, 0, s->info().nMitMot());
-        for (const ScanOp* s : loops) flags(*s, s->info().nMitMot(), s->info().nMitMot() + s->info().nMitSot());
-        for (const ScanOp* s : loops) flags(*s, s->info().nMitMot() + s->info().nMitSot(), s->info().nTracedStates());
-        Node* merged = rw.create(makeScan(mergedInfo(infos), mergedInner(loops), mergedName, {}, reuse), std::move(ins));
-        for (Node* n : group) rw.cloned(merged->id(), n->id());
-        rw.attribute(merged->id(), "merged_loops", members, merged->op().name());
-        // By id: replacing the last used output of a loop erases it with all its outputs.
-        std::vector<std::pair<VarId, Variable*>> replacements;
-        int next = 0;
-        for (size_t c = 0; c < ranges[0].outerOut.size(); ++c)
-            for (size_t l = 0; l < group.size(); ++l)
-                for (int k = ranges[l].outerOut[c].first; k < ranges[l].outerOut[c].second; ++k)
-                    replacements.push_back({group[l]->output(k)->id(), merged->output(next++)});
-        for (auto [oldId, now] : replacements)
-            if (Variable* old = rw.graph().findVariable(oldId); old && !old->clients().empty()) rw.replace(old, now);
-        rw.endRewrite(name(), true);
+        {
+            RewriteScope step(rw, name(), group.front());
+            std::vector<Variable*> ins{group.front()->input(0)};
+            for (size_t c = 0; c < ranges[0].outerIn.size(); ++c)
+                for (size_t l = 0; l < group.size(); ++l)
+                    for (int k = ranges[l].outerIn[c].first; k < ranges[l].outerIn[c].second; ++k) ins.push_back(group[l]->input(k));
+            // Reuse proofs follow their states: traced states go mit_mot, mit_sot, sit_sot, loop by loop.
+            std::vector<bool> reuse;
+            auto flags = [&](const ScanOp& s, int from, int to) {
+                for (int k = from; k < to; ++k)
+                    reuse.push_back(k < static_cast<int>(s.reuseProvenSafe().size()) && s.reuseProvenSafe()[k]);
+            };
+            for (const ScanOp* s : loops) flags(*s, 0, s->info().nMitMot());
+            for (const ScanOp* s : loops) flags(*s, s->info().nMitMot(), s->info().nMitMot() + s->info().nMitSot());
+            for (const ScanOp* s : loops) flags(*s, s->info().nMitMot() + s->info().nMitSot(), s->info().nTracedStates());
+            Node* merged = rw.create(makeScan(mergedInfo(infos), mergedInner(loops), mergedName, {}, reuse), std::move(ins));
+            for (Node* n : group) rw.cloned(merged->id(), n->id());
+            rw.attribute(merged->id(), "merged_loops", members, merged->op().name());
+            // By id: replacing the last used output of a loop erases it with all its outputs.
+            std::vector<std::pair<VarId, Variable*>> replacements;
+            int next = 0;
+            for (size_t c = 0; c < ranges[0].outerOut.size(); ++c)
+                for (size_t l = 0; l < group.size(); ++l)
+                    for (int k = ranges[l].outerOut[c].first; k < ranges[l].outerOut[c].second; ++k)
+                        replacements.push_back({group[l]->output(k)->id(), merged->output(next++)});
+            for (auto [oldId, now] : replacements)
+                if (Variable* old = rw.graph().findVariable(oldId); old && !old->clients().empty()) rw.replace(old, now);
+            step.setChanged();
+        }
     }
 };
 

@@ -24,14 +24,15 @@ const ScanOp* firstScan(const Graph& g) {
     return nullptr;
 }
 
-// x' = x * 0.5 + 1 for 5 steps; optionally the buffer itself is also a graph output.
+// x' = x * 0.5 + 1 for 5 steps; optionally the buffer's first row (the initial
+// value, the only row written before the loop) is read after the loop too.
 std::unique_ptr<Graph> loop(bool bufferIsAlsoAnOutput) {
     GraphBuilder b;
     Var x = b.input("x", DType::Float64, {3});
     ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{a[0] * 0.5 + 1}}; },
                         ScanArgs{.outputsInfo = {OutputInfo(x)}, .nSteps = 5});
     std::vector<Var> outs = r.outputs;
-    if (bufferIsAlsoAnOutput) outs.push_back(b.wrap(r.node->input(1)));
+    if (bufferIsAlsoAnOutput) outs.push_back(index(b.wrap(r.node->input(1)), 0));
     return b.finish(outs);
 }
 } // namespace

@@ -2,8 +2,12 @@
 
 #include "TestSupport.h"
 #include "exec/Executor.h"
+#include "ir/Fingerprint.h"
 #include "io/JsonValues.h"
 #include "rewrite/EquilibriumDriver.h"
+#include "trace/TraceReplayer.h"
+
+#include <stdexcept>
 
 namespace tl::test {
 
@@ -42,6 +46,15 @@ RewriteOutcome rewriteAndCompare(const Graph& g, const Pipeline& pipeline, Pipel
     options.validate = true;
     options.checkHonestChange = true;
     pipeline.run(*out.after, options, &out.trace);
+    // The trace must rebuild what the rewrite did: replaying every step from the
+    // original gives the rewritten graph, id for id.
+    {
+        TraceReplayer replay(out.trace);
+        const uint64_t replayed = fingerprint(replay.graphAt(static_cast<int>(out.trace.size())));
+        if (replayed != fingerprint(*out.after))
+            throw std::logic_error("replaying the trace's " + std::to_string(out.trace.size()) +
+                                   " steps does not give the rewritten graph");
+    }
     const std::vector<NDArray> in = inputs ? *inputs : randomInputs(g, seed);
     RunResult r0 = runGraph(*out.before, in);
     RunResult r1 = runGraph(*out.after, in);

@@ -33,6 +33,8 @@ Pipeline singleRewrite(const NodeRewrite& rewrite);
 
 /// Runs `g` (seeded random inputs, or `inputs` when given), rewrites a copy with
 /// `pipeline` (validation and honesty checks on), runs the result and compares.
+/// Throws std::logic_error (a failed test) when replaying the recorded trace from
+/// the original does not rebuild the rewritten graph exactly.
 RewriteOutcome rewriteAndCompare(const Graph& g, const Pipeline& pipeline, PipelineOptions options = {},
                                  uint64_t seed = 1, double rtol = 1e-12, double atol = 0.0,
                                  const std::vector<NDArray>* inputs = nullptr);
