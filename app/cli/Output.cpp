@@ -1,9 +1,9 @@
-#include "trace/TraceReplayer.h"
 #include "cli/Output.h"
 
 #include "cli/Args.h"
 #include "io/JsonGraph.h"
 #include "io/JsonTrace.h"
+#include "trace/TraceReplayer.h"
 
 #include <fstream>
 #include <iostream>

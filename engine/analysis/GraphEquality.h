@@ -36,7 +36,7 @@ public:
     StructuralNumbering& operator=(const StructuralNumbering&) = delete;
 
     /// Puts graph input `v` in class `cls`: inputs of one class and one type get one
-    /// number (the i-th inputs of two step graphs, or two states assumed equal).
+    /// number (the i-th inputs of two loop bodies, or two states assumed equal).
     /// Must be called before number() reaches `v`.
     void setInputClass(const Variable& v, int64_t cls);
     /// Numbers every variable of `g` (inputs without a class get a fresh number each).

@@ -1,8 +1,8 @@
-#include "ir/GraphAssembler.h"
-#include "ops/OpFactory.h"
 #include "io/JsonGraph.h"
 
 #include "io/JsonFormat.h"
+#include "ir/GraphAssembler.h"
+#include "ops/OpFactory.h"
 
 #include <fstream>
 #include <limits>

@@ -1,9 +1,9 @@
-#include "trace/TraceReplayer.h"
-#include "ops/OpFactory.h"
 #include "io/JsonTrace.h"
 
 #include "io/JsonFormat.h"
 #include "io/JsonGraph.h"
+#include "ops/OpFactory.h"
+#include "trace/TraceReplayer.h"
 
 #include <fstream>
 #include <limits>

@@ -16,19 +16,19 @@ std::unique_ptr<GraphPass> driver(std::string name, std::vector<std::string> tag
 
 std::unique_ptr<GraphPass> makeShapeDriver() {
     return driver("shape", {"fast_run", "fast_compile", "shape"},
-                  {&localShapeGround(), &localShapeIGround(), &localShapeToShapeI(), &localTrackShapeI()});
+                  {&shapeOfStaticShape(), &shapeIOfStaticDim(), &localShapeToShapeI(), &localTrackShapeI()});
 }
 
 std::unique_ptr<GraphPass> makeUselessDriver() {
     return driver("useless", {"fast_run", "fast_compile", "useless"},
                   {&localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
-                   &localUselessElemwise(), &localUselessAlloc(), &localRemoveUselessAssert(), &localShapeIGround()});
+                   &localUselessElemwise(), &localUselessAlloc(), &localRemoveUselessAssert(), &shapeIOfStaticDim()});
 }
 
 std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
     return driver("canonicalize", {"fast_run", "fast_compile", "canonicalize"},
                   {&constantFolding(), &localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
-                   &localUselessElemwise(), &localUselessAlloc(), &localShapeGround(), &localShapeIGround(),
+                   &localUselessElemwise(), &localUselessAlloc(), &shapeOfStaticShape(), &shapeIOfStaticDim(),
                    &localShapeToShapeI(), &localTrackShapeI(), &localDimshuffleLift(), &localAddCanonizer(),
                    &localMulCanonizer(), &localUpcastElemwiseConstantInputs()});
 }
@@ -37,7 +37,7 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
     return driver("specialize", {"fast_run", "specialize"},
                   {&constantFolding(), &localPowSpecialize(), &localMulSpecialize(), &localAddRemoveZeros(),
                    &localUselessElemwise(), &localUselessSpecifyShape(), &localUselessUnbroadcast(),
-                   &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &localShapeIGround(),
+                   &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &localTrackShapeI()});
 }
 

@@ -49,7 +49,7 @@ class Pipeline {
 public:
     /// The FAST_RUN-like pipeline of docs/semantics.md#rewrite-pipeline.
     static Pipeline fastRun();
-    /// The pipeline run inside Scan step graphs (merge, canonicalize, fusion).
+    /// The pipeline run inside Scan loop bodies (merge, canonicalize, fusion).
     static Pipeline innerGraph();
 
     void addPhase(std::string name, std::vector<std::unique_ptr<GraphPass>> passes);

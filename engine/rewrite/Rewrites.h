@@ -18,8 +18,10 @@ std::unique_ptr<GraphPass> makeFinalMergePass();
 const NodeRewrite& constantFolding();
 /// Shape phase: Shape / Shape_i of static dims -> constants; Shape -> MakeVector of
 /// Shape_i; Shape_i of Alloc/AllocEmpty/SpecifyShape/DimShuffle/... -> the dim.
-const NodeRewrite& localShapeGround();
-const NodeRewrite& localShapeIGround();
+/// local_shape_ground: Shape(x) of a fully static shape -> a constant vector.
+const NodeRewrite& shapeOfStaticShape();
+/// local_Shape_i_ground: Shape_i{i}(x) where dim i is static -> that constant.
+const NodeRewrite& shapeIOfStaticDim();
 const NodeRewrite& localShapeToShapeI();
 const NodeRewrite& localTrackShapeI();
 /// Useless phase (also in canonicalize, as PyTensor registers them).
@@ -55,7 +57,7 @@ std::unique_ptr<GraphPass> makeElemwiseFusion();
 /// canonicalize (phase canonicalize, so scan rewrites compare merged steps), Late = all
 /// of it, fusion included (phase fusion, after elemwise_fusion).
 enum class InnerRewriteStage { Early, Late };
-/// scan_inner_rewrites: rewrites every Scan's step graph with Pipeline::innerGraph().
+/// scan_inner_rewrites: rewrites every Scan's loop body with Pipeline::innerGraph().
 std::unique_ptr<GraphPass> makeScanInnerRewrites(InnerRewriteStage stage);
 /// inplace_setsubtensor: PyTensor's local_inplace_setsubtensor (phase inplace).
 std::unique_ptr<GraphPass> makeInplaceSetSubtensor();

@@ -1,4 +1,4 @@
-// scan_inner_rewrites: the step graph of every Scan goes through
+// scan_inner_rewrites: the loop body of every Scan goes through
 // Pipeline::innerGraph() (merge, canonicalize, fusion), as PyTensor rewrites a
 // Scan's inner function when it compiles it. The rewritten copy replaces the
 // body; the loop's outer inputs and outputs stay as they were.
@@ -57,11 +57,11 @@ public:
             try {
                 pipeline.run(*body, inner);
             } catch (const std::exception& e) {
-                throw PipelineError("in the step graph of " + n->label() + ": " + e.what());
+                throw PipelineError("in the loop body of " + n->label() + ": " + e.what());
             }
             if (changedPasses.empty() || fingerprint(*body) == before) {
                 rewriter.notifyMatchFailure(kName, *n, [] {
-                    return std::string("the step graph is already what merge, canonicalize and fusion make of it");
+                    return std::string("the loop body is already what merge, canonicalize and fusion make of it");
                 });
                 continue;
             }

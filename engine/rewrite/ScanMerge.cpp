@@ -70,7 +70,7 @@ ScanInfo mergedInfo(const std::vector<const ScanInfo*>& parts) {
     return m;
 }
 
-// The step graphs of `loops` side by side, inputs and outputs category by category.
+// The loop bodies of `loops` side by side, inputs and outputs category by category.
 std::shared_ptr<const Graph> mergedInner(const std::vector<const ScanOp*>& loops) {
     GraphAssembler a;
     std::vector<std::unordered_map<const Variable*, Variable*>> maps(loops.size());
@@ -122,7 +122,7 @@ public:
         // One sweep in topological order puts each loop in the first group it can
         // join: same n_steps, and it reads no loop of the group. A group member's
         // inputs all precede later loops, so the other direction needs no check.
-        // Each group is then built once (k loops: one copy of each step graph).
+        // Each group is then built once (k loops: one copy of each loop body).
         std::vector<std::vector<Node*>> groups;
         for (Node* n : rw.graph().toposort()) {
             if (n->op().kind() != OpKind::Scan) continue;

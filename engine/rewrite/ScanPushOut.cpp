@@ -54,14 +54,14 @@ Variable* OuterCopier::liftedToRows(const Variable* v) {
     Variable* o = outer(v);
     std::vector<int> order{-1};
     for (int k = 0; k < o->type().ndim(); ++k) order.push_back(k);
-    // A ScalarType constant cannot be lifted; step graphs hold 0-d tensors for those.
+    // A ScalarType constant cannot be lifted; loop bodies hold 0-d tensors for those.
     return m_rw.create(makeDimShuffle(o->type().ndim(), order), {o})->output(0);
 }
 
 Variable* OuterCopier::outer(const Variable* root) {
     const ScanInfo& info = m_op.info();
     const Graph& g = *m_op.inner();
-    // Iterative post-order over the step graph: no recursion on its depth.
+    // Iterative post-order over the loop body: no recursion on its depth.
     std::vector<std::pair<const Variable*, bool>> stack{{root, false}};
     while (!stack.empty()) {
         auto [v, expanded] = stack.back();

@@ -17,7 +17,7 @@ enum class StepDependence : uint8_t {
     Loop,       ///< depends on a state, or on anything that cannot leave the loop
 };
 
-/// Classifies every variable of the step graph of `scan` (inner inputs included).
+/// Classifies every variable of the loop body of `scan` (inner inputs included).
 /// `allowPerRow`: Elemwise/DimShuffle nodes over sequence rows count as PerRow.
 std::unordered_map<const Variable*, StepDependence> classifyStep(const ScanOp& scan, bool allowPerRow);
 

@@ -56,7 +56,7 @@ public:
         const auto& m = static_cast<const PushSeqMatch&>(match);
         const auto& scan = static_cast<const ScanOp&>(node.op());
         const ScanInfo info = scan.info();
-        auto scanInner = scan.inner();  // keep the step graph alive while we rebuild
+        auto scanInner = scan.inner();  // keep the loop body alive while we rebuild
         auto cls = classifyStep(scan, true);
         OuterCopier copier(rw, node, cls);
         std::vector<std::pair<const Variable*, Variable*>> seqs;

@@ -9,7 +9,7 @@ namespace tl {
 
 namespace {
 
-class LocalShapeIGround final : public NodeRewrite {
+class ShapeIOfStaticDim final : public NodeRewrite {
 public:
     std::string_view name() const override { return "local_Shape_i_ground"; }
     std::vector<std::string> tags() const override {
@@ -34,8 +34,8 @@ public:
 
 } // namespace
 
-const NodeRewrite& localShapeIGround() {
-    static const LocalShapeIGround r;
+const NodeRewrite& shapeIOfStaticDim() {
+    static const ShapeIOfStaticDim r;
     return r;
 }
 

@@ -8,7 +8,7 @@ namespace tl {
 
 namespace {
 
-class LocalShapeGround final : public NodeRewrite {
+class ShapeOfStaticShape final : public NodeRewrite {
 public:
     std::string_view name() const override { return "local_shape_ground"; }
     std::vector<std::string> tags() const override { return {"fast_run", "fast_compile", "shape", "infer_shape"}; }
@@ -31,8 +31,8 @@ public:
 
 } // namespace
 
-const NodeRewrite& localShapeGround() {
-    static const LocalShapeGround r;
+const NodeRewrite& shapeOfStaticShape() {
+    static const ShapeOfStaticShape r;
     return r;
 }
 

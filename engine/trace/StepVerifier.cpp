@@ -1,7 +1,7 @@
-#include "trace/TraceReplayer.h"
 #include "trace/StepVerifier.h"
 
 #include "exec/Executor.h"
+#include "trace/TraceReplayer.h"
 
 #include <cmath>
 #include <limits>

@@ -184,7 +184,7 @@ private slots:
     }
 
     void structuralEquality() {
-        // Two step graphs built apart compare equal; a different constant does not.
+        // Two loop bodies built apart compare equal; a different constant does not.
         auto body = [](double c) {
             GraphBuilder b;
             Var s = b.input("s", DType::Float64, {4});

@@ -80,8 +80,8 @@ const std::map<QString, GraphFn>& graphs() {
 }
 
 const NodeRewrite& rewriteNamed(const QString& n) {
-    if (n == "local_shape_ground") return localShapeGround();
-    if (n == "local_Shape_i_ground") return localShapeIGround();
+    if (n == "local_shape_ground") return shapeOfStaticShape();
+    if (n == "local_Shape_i_ground") return shapeIOfStaticDim();
     if (n == "local_shape_to_shape_i") return localShapeToShapeI();
     return localTrackShapeI();
 }
@@ -145,7 +145,7 @@ private slots:
     // The constant is an int64 0-d tensor, Shape_i's own type.
     void groundConstantType() {
         auto g = graphs().at("shape_i static dim")();
-        RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(localShapeIGround()));
+        RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(shapeIOfStaticDim()));
         QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
         QVERIFY(out.after->output(0)->isConstant());
         QCOMPARE(QString::fromStdString(out.after->output(0)->type().toString()), QString("Scalar(int64, shape=())"));

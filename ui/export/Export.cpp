@@ -1,4 +1,3 @@
-#include "trace/TraceReplayer.h"
 #include "export/Export.h"
 
 #include "io/DPrint.h"
@@ -7,6 +6,7 @@
 #include "io/JsonTrace.h"
 #include "scene/GraphScene.h"
 #include "trace/StepDiff.h"
+#include "trace/TraceReplayer.h"
 
 #include <QApplication>
 #include <QFile>

@@ -1,5 +1,6 @@
-#include "trace/TraceReplayer.h"
 #include "session/RewriteSession.h"
+
+#include "trace/TraceReplayer.h"
 
 #include <algorithm>
 #include <stdexcept>
