@@ -18,8 +18,8 @@ import re
 import numpy as np
 
 # PyTensor scalar op classes -> scalar op keys. The first block is tensorlens's
-# engine/ops/ScalarOps.def (keep as is); the rest follow the same rule (PyTensor's
-# lower-case name) for scalar ops tensorlens does not have yet.
+# engine/ops/ScalarOps.def (keep the two in step); the rest follow the same rule
+# (PyTensor's lower-case name) for scalar ops tensorlens does not have yet.
 SCALAR_OPS = {
     "Add": "add", "Sub": "sub", "Mul": "mul", "TrueDiv": "true_div", "IntDiv": "int_div", "Mod": "mod",
     "Neg": "neg", "Abs": "abs", "Exp": "exp", "Log": "log", "Log1p": "log1p", "Expm1": "expm1",
@@ -32,17 +32,17 @@ SCALAR_OPS = {
     "Reciprocal": "reciprocal", "Erf": "erf", "Erfc": "erfc", "Sinh": "sinh", "Cosh": "cosh", "Tan": "tan",
     "ArcSin": "arcsin", "ArcCos": "arccos", "ArcTan": "arctan", "Log2": "log2", "Log10": "log10",
     "Exp2": "exp2", "ArcTan2": "arctan2", "Clip": "clip",
-    # not in tensorlens yet
     "ArcSinh": "arcsinh", "ArcCosh": "arccosh", "ArcTanh": "arctanh", "Trunc": "trunc",
     "RoundHalfAwayFromZero": "round_half_away_from_zero", "Deg2Rad": "deg2rad", "Rad2Deg": "rad2deg",
-    "IsNan": "isnan", "IsInf": "isinf", "InRange": "in_range", "Second": "second",
+    "IsNan": "isnan", "IsInf": "isinf", "Second": "second", "MulWithoutZeros": "mul_without_zeros",
     "Erfcx": "erfcx", "Erfinv": "erfinv", "Erfcinv": "erfcinv", "Owens_t": "owens_t", "Gamma": "gamma",
     "GammaLn": "gammaln", "Psi": "psi", "TriGamma": "tri_gamma", "PolyGamma": "polygamma",
     "GammaInc": "gammainc", "GammaIncC": "gammaincc", "GammaIncInv": "gammaincinv",
     "GammaIncCInv": "gammainccinv", "GammaU": "gammau", "GammaL": "gammal", "Jv": "jv", "J1": "j1",
     "J0": "j0", "Iv": "iv", "I1": "i1", "I0": "i0", "Ive": "ive", "Kve": "kve", "Log1mexp": "log1mexp",
     "BetaInc": "betainc", "BetaIncInv": "betaincinv", "Hyp2F1": "hyp2f1",
-    "Real": "real", "Imag": "imag", "Angle": "angle", "Complex": "complex", "Conj": "conj",
+    # not in tensorlens yet
+    "InRange": "in_range", "Real": "real", "Imag": "imag", "Angle": "angle", "Complex": "complex", "Conj": "conj",
     "ComplexFromPolar": "complex_from_polar",
 }
 # Scalar ops with parameters of their own, beside their key.

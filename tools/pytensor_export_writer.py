@@ -100,13 +100,8 @@ def _idx_list(idx_list):
     return out
 
 
-def _reduce_dtype_ok(kind, node):
-    """tensorlens's Reduce output dtype (engine/ops/Reduce.cpp) must be PyTensor's."""
-    ind, outd = str(node.inputs[0].type.dtype), str(node.outputs[0].type.dtype)
-    if kind == "Max":
-        return ind == outd
-    want = "int64" if ind in ("bool", "int8", "int16", "int32", "uint8") else ind
-    return outd == want
+# PyTensor's CAReduce classes, all written as tensorlens's Reduce (engine/ops/Reduce.h).
+REDUCE_CLASSES = ("Sum", "Max", "Prod", "Min", "All", "Any", "ProdWithoutZeros", "CAReduce")
 
 
 PLACEHOLDER = {"kind": "tensor", "dtype": "int8", "shape": []}  # an Opaque output of a type tensorlens lacks
@@ -316,11 +311,8 @@ class _Writer:
             return "Shape_i", {"i": int(op.i)}, None
         if name == "Reshape":
             return "Reshape", {"ndim": int(op.ndim)}, None
-        if name in ("Sum", "Max", "Prod"):
-            if not _reduce_dtype_ok(name, node):
-                return None  # written as the CAReduce it is
-            axis = getattr(op, "axis", None)
-            return "Reduce", {"op": name, "axes": None if axis is None else [int(a) for a in axis]}, None
+        if name in REDUCE_CLASSES:
+            return self._reduce(node)
         if name == "Subtensor":
             return "Subtensor", {"idx_list": _idx_list(op.idx_list)}, None
         if name == "IncSubtensor":
@@ -333,6 +325,33 @@ class _Writer:
         if name == "Scan":
             return self._scan(node)
         return None
+
+    def _reduce(self, node):
+        """A CAReduce (Sum, Max, Min, All, Any, Prod, ProdWithoutZeros, CAReduce{...}) as
+        tensorlens's Reduce: its class as "op", its axes, dtype and acc_dtype where PyTensor
+        set them, and for CAReduce its scalar op (a Composite's body as the node's inner)."""
+        op = node.op
+        name = _class(op)
+        axis = getattr(op, "axis", None)
+        p = {"op": name, "axes": None if axis is None else [int(a) for a in axis]}
+        inner = None
+        if name == "CAReduce":
+            sop = op.scalar_op
+            if _class(sop) == "Composite":
+                p["scalar_op"] = "composite"
+                inner = _scalar_body(sop, self.notes)
+            else:
+                sp = _scalar_params(sop)
+                if sp is None or len(sp) > 1:
+                    raise ExportError(f"a CAReduce of {sop}")
+                p["scalar_op"] = sp["scalar_op"]
+        for key in ("dtype", "acc_dtype"):
+            value = getattr(op, key, None)
+            if value is not None:
+                p[key] = str(value)
+        if name == "Prod" and getattr(op, "no_zeros_in_input", False):
+            p["no_zeros_in_input"] = True
+        return "Reduce", p, inner
 
     def _scan(self, node):
         op = node.op

@@ -164,4 +164,44 @@ Var or_(const Var& a, const Var& b) { return binary(ScalarOpCode::Or, a, b); }
 Var xor_(const Var& a, const Var& b) { return binary(ScalarOpCode::Xor, a, b); }
 Var arctan2(const Var& a, const Var& b) { return binary(ScalarOpCode::ArcTan2, a, b); }
 
+Var second(const Var& x, const Var& y) { return binary(ScalarOpCode::Second, x, y); }
+Var isnan(const Var& x) { return unary(ScalarOpCode::IsNan, x); }
+Var isinf(const Var& x) { return unary(ScalarOpCode::IsInf, x); }
+Var trunc(const Var& x) { return unary(ScalarOpCode::Trunc, x); }
+Var roundHalfAwayFromZero(const Var& x) { return unary(ScalarOpCode::RoundHalfAwayFromZero, x); }
+Var deg2rad(const Var& x) { return unary(ScalarOpCode::Deg2Rad, x); }
+Var rad2deg(const Var& x) { return unary(ScalarOpCode::Rad2Deg, x); }
+Var arccosh(const Var& x) { return unary(ScalarOpCode::ArcCosh, x); }
+Var arcsinh(const Var& x) { return unary(ScalarOpCode::ArcSinh, x); }
+Var arctanh(const Var& x) { return unary(ScalarOpCode::ArcTanh, x); }
+Var erfcx(const Var& x) { return unary(ScalarOpCode::Erfcx, x); }
+Var erfinv(const Var& x) { return unary(ScalarOpCode::Erfinv, x); }
+Var erfcinv(const Var& x) { return unary(ScalarOpCode::Erfcinv, x); }
+Var gamma(const Var& x) { return unary(ScalarOpCode::Gamma, x); }
+Var gammaln(const Var& x) { return unary(ScalarOpCode::GammaLn, x); }
+Var psi(const Var& x) { return unary(ScalarOpCode::Psi, x); }
+Var triGamma(const Var& x) { return unary(ScalarOpCode::TriGamma, x); }
+Var polygamma(const Var& n, const Var& x) { return binary(ScalarOpCode::PolyGamma, n, x); }
+Var gammainc(const Var& k, const Var& x) { return binary(ScalarOpCode::GammaInc, k, x); }
+Var gammaincc(const Var& k, const Var& x) { return binary(ScalarOpCode::GammaIncC, k, x); }
+Var gammaincinv(const Var& k, const Var& p) { return binary(ScalarOpCode::GammaIncInv, k, p); }
+Var gammainccinv(const Var& k, const Var& q) { return binary(ScalarOpCode::GammaIncCInv, k, q); }
+Var gammau(const Var& k, const Var& x) { return binary(ScalarOpCode::GammaU, k, x); }
+Var gammal(const Var& k, const Var& x) { return binary(ScalarOpCode::GammaL, k, x); }
+Var log1mexp(const Var& x) { return unary(ScalarOpCode::Log1mexp, x); }
+Var betainc(const Var& a, const Var& b, const Var& x) { return applyScalar(ScalarOpCode::BetaInc, {a, b, x}); }
+Var betaincinv(const Var& a, const Var& b, const Var& p) { return applyScalar(ScalarOpCode::BetaIncInv, {a, b, p}); }
+Var j0(const Var& x) { return unary(ScalarOpCode::J0, x); }
+Var j1(const Var& x) { return unary(ScalarOpCode::J1, x); }
+Var jv(const Var& v, const Var& x) { return binary(ScalarOpCode::Jv, v, x); }
+Var i0(const Var& x) { return unary(ScalarOpCode::I0, x); }
+Var i1(const Var& x) { return unary(ScalarOpCode::I1, x); }
+Var iv(const Var& v, const Var& x) { return binary(ScalarOpCode::Iv, v, x); }
+Var ive(const Var& v, const Var& x) { return binary(ScalarOpCode::Ive, v, x); }
+Var kve(const Var& v, const Var& x) { return binary(ScalarOpCode::Kve, v, x); }
+Var owensT(const Var& h, const Var& a) { return binary(ScalarOpCode::OwensT, h, a); }
+Var hyp2f1(const Var& a, const Var& b, const Var& c, const Var& z) {
+    return applyScalar(ScalarOpCode::Hyp2F1, {a, b, c, z});
+}
+
 } // namespace tl

@@ -86,6 +86,51 @@ Var clip(const Var& x, L lo, L hi) { return clip(x, literalOf(x, lo), literalOf(
 /// pt.cast(x, dtype): x itself when it already has that dtype, as PyTensor.
 Var cast(const Var& x, DType dtype);
 
+// pytensor.scalar.basic continued and the special functions of pytensor.scalar.math
+// (pt.second, pt.isnan, ..., pt.gammaln, pt.hyp2f1): one Elemwise each; dtype rules
+// as PyTensor's (ints upgrade to float; round_half_away_from_zero takes floats only;
+// polygamma's order must be an integer).
+/// pt.second(x, y) / pt.fill(x, y): y broadcast to the shape of x (PyTensor's Second).
+Var second(const Var& x, const Var& y);
+Var isnan(const Var& x);
+Var isinf(const Var& x);
+Var trunc(const Var& x);
+/// pt.round(x, mode="half_away_from_zero").
+Var roundHalfAwayFromZero(const Var& x);
+Var deg2rad(const Var& x);
+Var rad2deg(const Var& x);
+Var arccosh(const Var& x);
+Var arcsinh(const Var& x);
+Var arctanh(const Var& x);
+Var erfcx(const Var& x);
+Var erfinv(const Var& x);
+Var erfcinv(const Var& x);
+Var gamma(const Var& x);
+Var gammaln(const Var& x);
+/// pt.psi (pt.digamma).
+Var psi(const Var& x);
+Var triGamma(const Var& x);
+Var polygamma(const Var& n, const Var& x);
+Var gammainc(const Var& k, const Var& x);
+Var gammaincc(const Var& k, const Var& x);
+Var gammaincinv(const Var& k, const Var& p);
+Var gammainccinv(const Var& k, const Var& q);
+Var gammau(const Var& k, const Var& x);
+Var gammal(const Var& k, const Var& x);
+Var log1mexp(const Var& x);
+Var betainc(const Var& a, const Var& b, const Var& x);
+Var betaincinv(const Var& a, const Var& b, const Var& p);
+Var j0(const Var& x);
+Var j1(const Var& x);
+Var jv(const Var& v, const Var& x);
+Var i0(const Var& x);
+Var i1(const Var& x);
+Var iv(const Var& v, const Var& x);
+Var ive(const Var& v, const Var& x);
+Var kve(const Var& v, const Var& x);
+Var owensT(const Var& h, const Var& a);
+Var hyp2f1(const Var& a, const Var& b, const Var& c, const Var& z);
+
 /// switch(cond, ift, iff) (`switch` is a C++ keyword; pt.where with three arguments is the same).
 Var switch_(const Var& cond, const Var& ift, const Var& iff);
 Var where(const Var& cond, const Var& ift, const Var& iff);

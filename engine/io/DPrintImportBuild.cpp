@@ -105,7 +105,7 @@ void Builder::classify() {
         const Occ& h = occ(m_l.sections[s].header);
         sc.owner = m_byId.at(h.id);
         sc.kind = h.head.rfind("Scan{", 0) == 0        ? ScopeKind::ScanBody
-                  : h.head.rfind("Composite{", 0) == 0 ? ScopeKind::CompositeBody
+                  : h.head.rfind("Composite{", 0) == 0 || h.head.rfind("CAReduce{Composite{", 0) == 0 ? ScopeKind::CompositeBody
                                                        : ScopeKind::OtherBody;
         const Entity& first = entityOf(m_l.sections[s].outputs.front());
         if (first.scope != static_cast<int>(s)) sc.aliasOf = first.scope;

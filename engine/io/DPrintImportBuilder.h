@@ -71,6 +71,8 @@ private:
     int prepareCompositeBody(Entity& e, const std::vector<Variable*>& inputs, int section);
     OpPtr scanOp(Entity& e, std::string* why);
     OpPtr compositeOp(Entity& e, const std::vector<Variable*>& inputs, std::string* why);
+    /// CAReduce{Composite{...}, axis=1}: its body (or its name) plus an accumulator input.
+    OpPtr careduceCompositeOp(Entity& e, const std::vector<Variable*>& inputs, std::string* why);
     void addNode(Entity& e, OpPtr op, const std::vector<Variable*>& inputs, bool opaque);
     OpPtr opaqueFor(Entity& e, const std::vector<Variable*>& inputs, const std::string& why);
     std::vector<std::optional<Type>> printedOutputTypes(const Entity& e, int numOutputs, const std::vector<Type>* inferred,

@@ -112,6 +112,8 @@ DType smallestIntDType(const Literal& lit);
 /// Scan and Composite are built by the caller (they need their bodies).
 OpPtr opFromName(const std::string& name, const std::vector<Variable*>& inputs, const std::optional<AliasMap>& destroy,
                  std::string* why);
+/// "axes=None", "axis=1", "axes=[0, 2]" (a reduction's axes); false for anything else.
+bool parseReduceAxes(std::string_view params, std::optional<std::vector<int>>* axes);
 /// A scalar op inside a Composite body ("exp", "add", "Cast{float32}", "LT"), or null.
 OpPtr scalarOpFromName(const std::string& name);
 /// Splits "Name{params}.3" into the name and the output index (when `applyLine`).

@@ -3,6 +3,7 @@
 // Opaque for what cannot be rebuilt. Printed output types win over inferred ones
 // (an imported graph prints what it was printed with).
 #include "io/DPrintImportBuilder.h"
+#include "ops/Reduce.h"
 
 #include "io/DPrintVocab.h"
 #include "ops/Elemwise.h"
@@ -87,8 +88,20 @@ int Builder::prepareBody(Entity& e, const std::vector<Variable*>& inputs) {
 int Builder::prepareCompositeBody(Entity& e, const std::vector<Variable*>& inputs, int section) {
     Scope& sc = m_scopes[static_cast<size_t>(section)];
     sc.graph = std::make_unique<GraphAssembler>();
+    std::vector<Type> types;
+    for (Variable* v : inputs) types.push_back(Type::scalar(v->type().dtype));
+    if (baseName(e).rfind("CAReduce{", 0) == 0 && !inputs.empty()) {
+        // A fused reduction's body has the accumulator as i0: its printed type, or PyTensor's acc_dtype.
+        std::optional<Type> acc;
+        for (int ei : m_scopeEntities[static_cast<size_t>(section)]) {
+            const Occ& o = occ(m_entities[static_cast<size_t>(ei)].def);
+            if (!m_entities[static_cast<size_t>(ei)].apply && o.head == "i0" && o.attrs.type) acc = *o.attrs.type;
+        }
+        types.insert(types.begin(), acc ? *acc : Type::scalar(ReduceOp(ReduceKind::Sum, std::nullopt).accumulatorDType(
+                                                        std::vector<DType>{inputs[0]->type().dtype})));
+    }
     std::vector<Variable*> ins;
-    for (Variable* v : inputs) ins.push_back(sc.graph->addInput(Type::scalar(v->type().dtype)));
+    for (const Type& t : types) ins.push_back(sc.graph->addInput(t));
     for (int ei : m_scopeEntities[static_cast<size_t>(section)]) {
         Entity& x = m_entities[static_cast<size_t>(ei)];
         const Occ& o = occ(x.def);
@@ -100,7 +113,7 @@ int Builder::prepareCompositeBody(Entity& e, const std::vector<Variable*>& input
             fail(o.line, o.head + " but " + idName(e.id) + " has " + std::to_string(ins.size()) + " inputs");
         if (o.attrs.type && !(*o.attrs.type == ins[k]->type()))
             fail(o.line, o.head + " is printed as " + o.attrs.type->toString() + " but input " + std::to_string(k) + " of " +
-                             idName(e.id) + " is " + inputs[k]->type().toString());
+                             idName(e.id) + " is " + ins[k]->type().toString());
         x.var = ins[k];
     }
     sc.prepared = true;
@@ -139,6 +152,58 @@ OpPtr Builder::compositeOp(Entity& e, const std::vector<Variable*>& inputs, std:
     try {
         OpPtr op = makeCompositeElemwise(*body, inplace);
         if (op->name() != baseName(e)) note(d.line, idName(e.id) + ": its body prints as " + op->name() + ", not " + baseName(e));
+        return op;
+    } catch (const std::exception& ex) {
+        *why = ex.what();
+        return nullptr;
+    }
+}
+
+OpPtr Builder::careduceCompositeOp(Entity& e, const std::vector<Variable*>& inputs, std::string* why) {
+    const Occ& d = occ(e.def);
+    const std::string base = baseName(e);
+    // CAReduce{<Composite name>, <axes>}: the Composite's name may hold ", " itself, so the axes come from the end.
+    size_t at = base.rfind(", axis=");
+    if (at == std::string::npos) at = base.rfind(", axes=");
+    std::optional<std::vector<int>> axes;
+    if (at == std::string::npos || !parseReduceAxes(std::string_view(base).substr(at + 2, base.size() - at - 3), &axes)) {
+        *why = "cannot read the axes of " + base;
+        return nullptr;
+    }
+    const std::string compositeName = base.substr(9, at - 9);
+    std::unique_ptr<Graph> fromName;
+    const Graph* body = nullptr;
+    if (e.section >= 0) {
+        const int s = m_scopes[static_cast<size_t>(e.section)].aliasOf >= 0 ? m_scopes[static_cast<size_t>(e.section)].aliasOf : e.section;
+        const Scope& sc = m_scopes[static_cast<size_t>(s)];
+        if (!sc.unbuildable.empty()) {
+            *why = sc.unbuildable;
+            return nullptr;
+        }
+        body = &sc.graph->graph();
+    } else {
+        std::vector<DType> dtypes;
+        for (Variable* v : inputs) dtypes.push_back(v->type().dtype);
+        dtypes.insert(dtypes.begin(), ReduceOp(ReduceKind::Sum, std::nullopt).accumulatorDType(std::vector<DType>{dtypes.at(0)}));
+        std::string detail;
+        fromName = compositeGraphFromName(compositeName, dtypes, &detail);
+        if (!fromName) {
+            *why = "its body is not printed and " + detail;
+            return nullptr;
+        }
+        note(d.line, idName(e.id) + ": the Composite body is not printed; rebuilt from its name" +
+                         (detail.empty() ? std::string() : " (constants: " + detail + ")"));
+        body = fromName.get();
+    }
+    try {
+        auto composite = std::make_shared<const Composite>(*body);
+        // The output dtype: as printed, else what the Sum or Prod PyTensor fused gave.
+        ReduceParams params;
+        bool guessed = false;
+        auto printed = printedOutputTypes(e, 1, nullptr, &guessed);
+        params.dtype = printed[0] && !guessed ? printed[0]->dtype : reduceOutputDType(ReduceKind::Sum, inputs.at(0)->type().dtype);
+        OpPtr op = makeCAReduce(composite, std::move(axes), params);
+        if (op->name() != base) note(d.line, idName(e.id) + ": its body prints as " + op->name() + ", not " + base);
         return op;
     } catch (const std::exception& ex) {
         *why = ex.what();
@@ -191,6 +256,8 @@ void Builder::makeNode(Entity& e, const std::vector<Variable*>& inputs) {
         op = scanOp(e, &why);
     } else if (base.rfind("Composite{", 0) == 0) {
         op = compositeOp(e, inputs, &why);
+    } else if (base.rfind("CAReduce{Composite{", 0) == 0) {
+        op = careduceCompositeOp(e, inputs, &why);
     } else {
         op = opFromName(base, inputs, d.attrs.destroy, &why);
     }

@@ -5,7 +5,9 @@
 #include "io/DPrintVocab.h"
 
 #include "ops/Alloc.h"
+#include "ops/Argmax.h"
 #include "ops/Assert.h"
+#include "ops/CumOp.h"
 #include "ops/DeepCopy.h"
 #include "ops/DimShuffle.h"
 #include "ops/Dot.h"
@@ -17,6 +19,7 @@
 #include "ops/Reshape.h"
 #include "ops/ScalarOp.h"
 #include "ops/Shape.h"
+#include "ops/Softmax.h"
 #include "ops/SpecifyShape.h"
 #include "ops/Subtensor.h"
 #include "ops/TensorScalar.h"
@@ -160,15 +163,51 @@ OpPtr dimShuffleFrom(std::string_view base, std::string_view params, const std::
     return makeDimShuffle(n, order);
 }
 
-OpPtr reduceFrom(std::string_view base, std::string_view params) {
-    ReduceKind kind = base == "Sum" ? ReduceKind::Sum : base == "Max" ? ReduceKind::Max : ReduceKind::Prod;
-    if (params == "axes=None") return makeReduce(kind, std::nullopt);
-    if (params.substr(0, 5) == "axis=") {
-        if (auto v = parseInt(params.substr(5))) return makeReduce(kind, std::vector<int>{*v});
-    } else if (params.substr(0, 5) == "axes=") {
-        if (auto v = parseIntList(params.substr(5), false)) return makeReduce(kind, *v);
-    }
-    return nullptr;
+OpPtr reduceFrom(ReduceKind kind, std::string_view params) {
+    std::optional<std::vector<int>> axes;
+    if (!parseReduceAxes(params, &axes)) return nullptr;
+    return makeReduce(kind, std::move(axes));
+}
+
+// "maximum, axis=1": CAReduce of a plain scalar op (a Composite is built by the caller).
+OpPtr careduceFrom(std::string_view params) {
+    const size_t comma = params.find(", ");
+    if (comma == std::string_view::npos) return nullptr;
+    auto code = parseScalarOp(params.substr(0, comma));
+    std::optional<std::vector<int>> axes;
+    if (!code || !parseReduceAxes(params.substr(comma + 2), &axes)) return nullptr;
+    return makeCAReduce(*code, std::move(axes));
+}
+
+// Argmax{axis=(1,)} / Argmax{axis=(0, 2)} / Argmax{axis=None}.
+OpPtr argmaxFrom(std::string_view params) {
+    if (params == "axis=None") return makeArgmax(std::nullopt);
+    if (params.substr(0, 6) != "axis=(" || params.back() != ')') return nullptr;
+    std::string list = "[" + std::string(params.substr(6, params.size() - 7)) + "]";
+    if (list.size() > 3 && list[list.size() - 2] == ',') list.erase(list.size() - 2, 1);  // "(1,)"
+    auto v = parseIntList(list, false);
+    return v ? makeArgmax(*v) : nullptr;
+}
+
+// "axis=-1" / "axis=None" of the softmax family.
+std::optional<std::optional<int>> softmaxAxis(std::string_view params) {
+    if (params == "axis=None") return std::optional<int>();
+    if (params.substr(0, 5) != "axis=") return std::nullopt;
+    auto v = parseInt(params.substr(5));
+    if (!v) return std::nullopt;
+    return std::optional<int>(*v);
+}
+
+// CumOp{0, add} / CumOp{None, mul}.
+OpPtr cumOpFrom(std::string_view params) {
+    const size_t comma = params.find(", ");
+    if (comma == std::string_view::npos) return nullptr;
+    const std::string_view axis = params.substr(0, comma), mode = params.substr(comma + 2);
+    if (mode != "add" && mode != "mul") return nullptr;
+    const CumMode m = mode == "add" ? CumMode::Add : CumMode::Mul;
+    if (axis == "None") return makeCumOp(std::nullopt, m);
+    auto v = parseInt(axis);
+    return v ? makeCumOp(*v, m) : nullptr;
 }
 
 OpPtr build(std::string_view base, std::optional<std::string_view> params, const std::vector<Variable*>& in,
@@ -205,7 +244,17 @@ OpPtr build(std::string_view base, std::optional<std::string_view> params, const
     }
     if (full == "Join") return makeJoin();
     if (full == "Dot") return makeDot();
-    if ((base == "Sum" || base == "Max" || base == "Prod") && braces) return reduceFrom(base, p);
+    if (auto kind = parseReduceKind(base); kind && braces) {
+        if (*kind == ReduceKind::CAReduce) return careduceFrom(p);
+        return reduceFrom(*kind, p);
+    }
+    if (base == "Argmax" && braces) return argmaxFrom(p);
+    if ((base == "Softmax" || base == "LogSoftmax" || base == "SoftmaxGrad") && braces) {
+        auto axis = softmaxAxis(p);
+        if (!axis) return nullptr;
+        return base == "Softmax" ? makeSoftmax(*axis) : base == "LogSoftmax" ? makeLogSoftmax(*axis) : makeSoftmaxGrad(*axis);
+    }
+    if (base == "CumOp" && braces) return cumOpFrom(p);
     if (base == "Subtensor" && braces) {
         auto e = parseIndices(p);
         return e ? makeSubtensor(*e) : nullptr;
@@ -239,6 +288,25 @@ OpPtr build(std::string_view base, std::optional<std::string_view> params, const
 
 } // namespace
 
+// CAReduce._axis_str read back.
+bool parseReduceAxes(std::string_view params, std::optional<std::vector<int>>* axes) {
+    if (params == "axes=None") {
+        *axes = std::nullopt;
+        return true;
+    }
+    if (params.substr(0, 5) == "axis=") {
+        auto v = parseInt(params.substr(5));
+        if (v) *axes = std::vector<int>{*v};
+        return v.has_value();
+    }
+    if (params.substr(0, 5) == "axes=") {
+        auto v = parseIntList(params.substr(5), false);
+        if (v) *axes = *v;
+        return v.has_value();
+    }
+    return false;
+}
+
 std::string stripOutputIndex(const std::string& head, int* outIndex) {
     *outIndex = -1;
     size_t dot = head.rfind('.');
@@ -263,6 +331,19 @@ OpPtr opFromName(const std::string& name, const std::vector<Variable*>& inputs, 
                  std::string* why) {
     std::string_view base = name;
     std::optional<std::string_view> params;
+    // Prod.__str__ with no_zeros_in_input ends in "})": Prod{axis=1, no_zeros_in_input}).
+    constexpr std::string_view kNoZeros = ", no_zeros_in_input})";
+    if (name.rfind("Prod{", 0) == 0 && name.size() > kNoZeros.size() &&
+        name.compare(name.size() - kNoZeros.size(), kNoZeros.size(), kNoZeros) == 0) {
+        std::optional<std::vector<int>> axes;
+        if (!parseReduceAxes(std::string_view(name).substr(5, name.size() - 5 - kNoZeros.size()), &axes)) {
+            *why = "cannot read the axes of " + name;
+            return nullptr;
+        }
+        ReduceParams rp;
+        rp.noZerosInInput = true;
+        return makeReduce(ReduceKind::Prod, std::move(axes), rp);
+    }
     if (size_t b = name.find('{'); b != std::string::npos) {
         if (name.back() != '}') {
             *why = "expected '}' at the end of " + name;

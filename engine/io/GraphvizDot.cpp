@@ -220,7 +220,12 @@ std::string opFamilyName(const Op& op) {
     case OpKind::DeepCopy:
     case OpKind::MakeVector: return "memory";
     case OpKind::Dot:
-    case OpKind::Reduce: return "math";
+    case OpKind::Reduce:
+    case OpKind::Argmax:
+    case OpKind::Softmax:
+    case OpKind::LogSoftmax:
+    case OpKind::SoftmaxGrad:
+    case OpKind::CumOp: return "math";
     case OpKind::Scan: return "loop";
     case OpKind::Assert:
     case OpKind::ScalarFromTensor:

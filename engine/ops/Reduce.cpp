@@ -1,71 +1,120 @@
 #include "ops/Reduce.h"
 
+#include "ir/Graph.h"
 #include "ops/ArrayOpUtil.h"
+#include "ops/ReduceFold.h"
+#include "ops/ReduceKernel.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace tl {
 
 namespace {
-const char* kindName(ReduceKind k) { return k == ReduceKind::Sum ? "Sum" : k == ReduceKind::Max ? "Max" : "Prod"; }
 
-/// The accumulator of Sum/Prod: float64 for floats, wrapping uint64 for integers
-/// (int64 arithmetic overflow would be undefined behaviour; NumPy wraps).
-template <typename T> using AccOf = std::conditional_t<std::is_floating_point_v<T>, double, uint64_t>;
+constexpr const char* kKindNames[] = {"Sum", "Max", "Prod", "Min", "All", "Any", "ProdWithoutZeros", "CAReduce"};
 
-template <typename T, typename O>
-void reduceArith(ReduceKind kind, const NDArray& x, const Strides& map, NDArray& out) {
-    using Acc = AccOf<T>;
-    std::vector<Acc> acc(static_cast<size_t>(out.size()), kind == ReduceKind::Sum ? Acc(0) : Acc(1));
-    const T* px = x.data<T>();
-    arrayop::forEachOffsetPair(x.shape(), x.strides(), 0, map, 0, [&](int64_t a, int64_t o) {
-        const Acc v = static_cast<Acc>(px[a]);
-        if (kind == ReduceKind::Sum) acc[o] += v;
-        else acc[o] *= v;
-    });
-    O* po = out.data<O>();
-    for (size_t i = 0; i < acc.size(); ++i) po[i] = static_cast<O>(acc[i]);
+// The scalar op each fixed class folds.
+ScalarOpCode fixedCode(ReduceKind k) {
+    switch (k) {
+    case ReduceKind::Sum: return ScalarOpCode::Add;
+    case ReduceKind::Max: return ScalarOpCode::Maximum;
+    case ReduceKind::Prod: return ScalarOpCode::Mul;
+    case ReduceKind::Min: return ScalarOpCode::Minimum;
+    case ReduceKind::All: return ScalarOpCode::And;
+    case ReduceKind::Any: return ScalarOpCode::Or;
+    case ReduceKind::ProdWithoutZeros: return ScalarOpCode::MulWithoutZeros;
+    case ReduceKind::CAReduce: break;
+    }
+    return ScalarOpCode::Add;
 }
 
-template <typename T> void reduceMax(const NDArray& x, const Strides& map, NDArray& out) {
-    T* po = out.data<T>();
-    std::vector<bool> seen(static_cast<size_t>(out.size()), false);
-    const T* px = x.data<T>();
-    arrayop::forEachOffsetPair(x.shape(), x.strides(), 0, map, 0, [&](int64_t a, int64_t o) {
-        const T v = px[a];
-        if (!seen[o]) {
-            seen[o] = true;
-            po[o] = v;
-            return;
-        }
-        if constexpr (std::is_floating_point_v<T>) {
-            // NaN wins, as NumPy's maximum: once the running max is NaN it stays NaN.
-            if (std::isnan(po[o])) return;
-            if (std::isnan(v) || v > po[o]) po[o] = v;
-        } else {
-            if (v > po[o]) po[o] = v;
-        }
-    });
-}
-} // namespace
-
-DType reduceOutputDType(ReduceKind kind, DType in) {
-    if (kind == ReduceKind::Max) return in;
+// PyTensor's CAReduce._acc_dtype default: ints at least int64, float32 in float64
+// (uint8 at least uint64, which tensorlens holds as int64).
+DType defaultAccDType(DType in) {
     switch (in) {
     case DType::Bool:
     case DType::Int8:
     case DType::Int16:
     case DType::Int32:
     case DType::UInt8: return DType::Int64;
+    case DType::Float32: return DType::Float64;
     default: return in;
     }
 }
 
-ReduceOp::ReduceOp(ReduceKind kind, std::optional<std::vector<int>> axes)
-    : Op(OpKind::Reduce), m_kind(kind), m_axes(std::move(axes)) {}
+std::optional<DType> dtypeParam(const nlohmann::json& p, const char* key) {
+    if (!p.contains(key) || p[key].is_null()) return std::nullopt;
+    if (!p[key].is_string()) throw std::invalid_argument(std::string("Reduce params: /") + key + " must be a dtype name or null");
+    auto d = parseDType(p[key].get<std::string>());
+    if (!d) throw std::invalid_argument(std::string("Reduce params: /") + key + ": unknown dtype '" + p[key].get<std::string>() + "'");
+    return d;
+}
+
+} // namespace
+
+const char* reduceKindName(ReduceKind k) { return kKindNames[static_cast<int>(k)]; }
+
+std::optional<ReduceKind> parseReduceKind(std::string_view name) {
+    for (int i = 0; i < static_cast<int>(std::size(kKindNames)); ++i)
+        if (name == kKindNames[i]) return static_cast<ReduceKind>(i);
+    return std::nullopt;
+}
+
+DType reduceOutputDType(ReduceKind kind, DType in) {
+    switch (kind) {
+    case ReduceKind::All:
+    case ReduceKind::Any: return DType::Bool;
+    case ReduceKind::Sum:
+    case ReduceKind::Prod:
+    case ReduceKind::ProdWithoutZeros:  // upcast_discrete_output
+        switch (in) {
+        case DType::Bool:
+        case DType::Int8:
+        case DType::Int16:
+        case DType::Int32:
+        case DType::UInt8: return DType::Int64;
+        default: return in;
+        }
+    default: return in;
+    }
+}
+
+ReduceOp::ReduceOp(ReduceKind kind, std::optional<std::vector<int>> axes, ReduceParams params)
+    : Op(OpKind::Reduce), m_kind(kind), m_code(fixedCode(kind)), m_axes(std::move(axes)), m_params(params),
+      m_plans(std::make_shared<ReducePlanCache>()) {
+    if (kind == ReduceKind::CAReduce) throw std::invalid_argument("CAReduce needs its scalar op or Composite");
+    if (kind != ReduceKind::Prod && m_params.noZerosInInput)
+        throw std::invalid_argument(std::string(reduceKindName(kind)) + " has no no_zeros_in_input (only Prod has)");
+}
+
+ReduceOp::ReduceOp(ScalarOpCode code, std::optional<std::vector<int>> axes, ReduceParams params)
+    : Op(OpKind::Reduce), m_kind(ReduceKind::CAReduce), m_code(code), m_axes(std::move(axes)), m_params(params),
+      m_plans(std::make_shared<ReducePlanCache>()) {
+    if (!reduceFoldable(code))
+        throw std::invalid_argument("CAReduce{" + scalarOpName(code) +
+                                    "}: a reduction folds a commutative, associative binary scalar op "
+                                    "(add, mul, maximum, minimum, and, or, xor, mul_without_zeros)");
+    m_params.noZerosInInput = false;
+}
+
+ReduceOp::ReduceOp(CompositePtr composite, std::optional<std::vector<int>> axes, ReduceParams params)
+    : Op(OpKind::Reduce), m_kind(ReduceKind::CAReduce), m_composite(std::move(composite)), m_axes(std::move(axes)),
+      m_params(params), m_plans(std::make_shared<ReducePlanCache>()) {
+    if (!m_composite) throw std::invalid_argument("CAReduce: null Composite");
+    if (m_composite->numInputs() < 2 || m_composite->numOutputs() != 1)
+        throw std::invalid_argument("CAReduce{" + m_composite->name() + "}: the Composite needs an accumulator input "
+                                    "and at least one element input, and one output");
+    if (m_composite->outputDType(0) != m_composite->inputDType(0))
+        throw std::invalid_argument("CAReduce{" + m_composite->name() + "}: its output (" +
+                                    std::string(dtypeName(m_composite->outputDType(0))) +
+                                    ") must have the accumulator's dtype (" +
+                                    std::string(dtypeName(m_composite->inputDType(0))) + ")");
+    m_params.noZerosInInput = false;
+}
+
+int ReduceOp::numInputs() const { return m_composite ? m_composite->numInputs() - 1 : 1; }
 
 std::vector<int> ReduceOp::reducedAxes(int ndim) const {
     std::vector<int> out;
@@ -87,81 +136,172 @@ std::vector<int> ReduceOp::reducedAxes(int ndim) const {
     return out;
 }
 
+DType ReduceOp::accumulatorDType(std::span<const DType> inputs) const {
+    if (m_composite) return m_composite->inputDType(0);
+    const DType in = inputs.empty() ? DType::Float64 : inputs[0];
+    if (!m_params.accDType) return defaultAccDType(in);
+    const DType acc = *m_params.accDType;
+    // PyTensor: a float accumulator for integer input is fine; otherwise it must be an upcast.
+    if (isFloat(acc) && !isFloat(in)) return acc;
+    if (promote(in, acc) != acc)
+        throw OpTypeError("Cannot build " + name() + " node with input dtype " + std::string(dtypeName(in)) +
+                          " and acc_dtype " + std::string(dtypeName(acc)) + ", as precision would be lost");
+    return acc;
+}
+
+DType ReduceOp::outputDType(std::span<const DType> inputs) const {
+    if (m_params.dtype) return *m_params.dtype;
+    if (m_composite) return m_composite->outputDType(0);
+    return reduceOutputDType(m_kind, inputs.empty() ? DType::Float64 : inputs[0]);
+}
+
+OpPtr ReduceOp::withAxes(std::optional<std::vector<int>> axes) const {
+    if (m_composite) return std::make_shared<ReduceOp>(m_composite, std::move(axes), m_params);
+    if (m_kind == ReduceKind::CAReduce) return std::make_shared<ReduceOp>(m_code, std::move(axes), m_params);
+    return std::make_shared<ReduceOp>(m_kind, std::move(axes), m_params);
+}
+
 std::string ReduceOp::name() const {
-    std::string s = std::string(kindName(m_kind)) + "{";
-    if (!m_axes) return s + "axes=None}";
-    if (m_axes->size() == 1) return s + "axis=" + std::to_string((*m_axes)[0]) + "}";
-    s += "axes=[";
-    for (size_t i = 0; i < m_axes->size(); ++i) s += (i ? ", " : "") + std::to_string((*m_axes)[i]);
-    return s + "]}";
+    // CAReduce._axis_str: axes=None, axis=k, axes=[i, j].
+    std::string axes;
+    if (!m_axes) axes = "axes=None";
+    else if (m_axes->size() == 1) axes = "axis=" + std::to_string((*m_axes)[0]);
+    else {
+        axes = "axes=[";
+        for (size_t i = 0; i < m_axes->size(); ++i) axes += (i ? ", " : "") + std::to_string((*m_axes)[i]);
+        axes += "]";
+    }
+    if (m_kind == ReduceKind::CAReduce)
+        return "CAReduce{" + (m_composite ? m_composite->name() : scalarOpName(m_code)) + ", " + axes + "}";
+    // Prod.__str__ with no_zeros_in_input appends ", no_zeros_in_input})" (sic: PyTensor's text).
+    if (m_params.noZerosInInput) return std::string(reduceKindName(m_kind)) + "{" + axes + ", no_zeros_in_input})";
+    return std::string(reduceKindName(m_kind)) + "{" + axes + "}";
 }
 
 std::vector<Type> ReduceOp::inferTypes(std::span<const Type* const> in) const {
-    arrayop::requireArity(in, 1, name());
-    const Type& x = *in[0];
-    arrayop::requireTensor(x, name() + " input");
-    const std::vector<int> axes = reducedAxes(x.ndim());
+    arrayop::requireArity(in, static_cast<size_t>(numInputs()), name());
+    std::vector<DType> dtypes;
+    for (size_t i = 0; i < in.size(); ++i) {
+        arrayop::requireTensor(*in[i], name() + " input " + std::to_string(i));
+        if (in[i]->ndim() != in[0]->ndim())
+            throw OpTypeError(name() + ": inputs have different ranks (input 0: " + std::to_string(in[0]->ndim()) +
+                              ", input " + std::to_string(i) + ": " + std::to_string(in[i]->ndim()) + ")");
+        if (m_composite && in[i]->dtype != m_composite->inputDType(static_cast<int>(i) + 1))
+            throw OpTypeError(name() + ": input " + std::to_string(i) + " has dtype " + std::string(dtypeName(in[i]->dtype)) +
+                              " but the Composite takes " +
+                              std::string(dtypeName(m_composite->inputDType(static_cast<int>(i) + 1))));
+        dtypes.push_back(in[i]->dtype);
+    }
+    const int nd = in[0]->ndim();
+    const std::vector<int> axes = reducedAxes(nd);
+    accumulatorDType(dtypes);  // refuses an acc_dtype that loses precision
     StaticShape out;
-    for (int i = 0; i < x.ndim(); ++i)
-        if (std::find(axes.begin(), axes.end(), i) == axes.end()) out.push_back(x.shape[i]);
-    return {Type::tensor(reduceOutputDType(m_kind, x.dtype), std::move(out))};
+    for (int d = 0; d < nd; ++d) {
+        if (std::find(axes.begin(), axes.end(), d) != axes.end()) continue;
+        // Several inputs broadcast as Elemwise's do (a static 1 stretches).
+        std::set<int64_t> lens;
+        for (const Type* t : in) lens.insert(t->shape[d]);
+        lens.erase(1);
+        if (lens.size() > 1) lens.erase(kUnknownDim);
+        if (lens.size() > 1)
+            throw OpTypeError(name() + ": input shapes do not broadcast in dim " + std::to_string(d));
+        out.push_back(lens.empty() ? 1 : *lens.begin());
+    }
+    return {Type::tensor(outputDType(dtypes), std::move(out))};
 }
 
 void ReduceOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
-    const NDArray& x = in[0];
+    DType small[8];
+    std::vector<DType> many;
+    std::span<const DType> key;
+    if (in.size() <= std::size(small)) {
+        for (size_t i = 0; i < in.size(); ++i) small[i] = in[i].dtype();
+        key = std::span<const DType>(small, in.size());
+    } else {
+        for (const NDArray& a : in) many.push_back(a.dtype());
+        key = many;
+    }
     std::vector<int> axes;
     try {
-        axes = reducedAxes(x.ndim());
+        axes = reducedAxes(in.empty() ? 0 : in[0].ndim());
     } catch (const OpTypeError& e) {
         throw ExecError(e.what());
     }
-    Shape outShape;
-    std::vector<bool> reduced(x.ndim(), false);
-    for (int a : axes) reduced[a] = true;
-    for (int i = 0; i < x.ndim(); ++i)
-        if (!reduced[i]) outShape.push_back(x.dim(i));
-    if (m_kind == ReduceKind::Max)
-        for (int a : axes)
-            if (x.dim(a) == 0)
-                throw ExecError(name() + ": zero-size input along axis " + std::to_string(a) + " (shape " +
-                                shapeToString(x.shape()) + "); maximum has no identity");
-    const DType od = reduceOutputDType(m_kind, x.dtype());
-    NDArray r = arrayop::reuseOrEmpty(out[0], od, outShape);
-    // Input offset -> output offset: contiguous output strides on kept axes, 0 on reduced ones.
-    const Strides os = NDArray::contiguousStrides(outShape);
-    Strides map(x.ndim(), 0);
-    for (int i = 0, k = 0; i < x.ndim(); ++i)
-        if (!reduced[i]) map[i] = os[k++];
-    const NDArray xv = x.view(x.shape(), x.strides(), x.offset());
-    if (m_kind == ReduceKind::Max) {
-        dispatchDType(x.dtype(), [&](auto t) { reduceMax<decltype(t)>(xv, map, r); });
-    } else {
-        dispatchDType(x.dtype(), [&](auto t) {
-            using T = decltype(t);
-            dispatchDType(od, [&](auto o) { reduceArith<T, decltype(o)>(m_kind, xv, map, r); });
-        });
-    }
-    out[0] = r;
+    runReduction(m_plans->get(*this, key), in, axes, out[0]);
 }
 
 nlohmann::json ReduceOp::params() const {
-    return {{"op", kindName(m_kind)}, {"axes", m_axes ? nlohmann::json(*m_axes) : nlohmann::json(nullptr)}};
+    nlohmann::json j = {{"op", reduceKindName(m_kind)},
+                        {"axes", m_axes ? nlohmann::json(*m_axes) : nlohmann::json(nullptr)}};
+    if (m_kind == ReduceKind::CAReduce) j["scalar_op"] = m_composite ? std::string("composite") : std::string(scalarOpInfo(m_code).key);
+    if (m_params.dtype) j["dtype"] = std::string(dtypeName(*m_params.dtype));
+    if (m_params.accDType) j["acc_dtype"] = std::string(dtypeName(*m_params.accDType));
+    if (m_params.noZerosInInput) j["no_zeros_in_input"] = true;
+    return j;
 }
 
-OpPtr makeReduce(ReduceKind kind, std::optional<std::vector<int>> axes) {
-    return std::make_shared<ReduceOp>(kind, std::move(axes));
+std::shared_ptr<const Graph> ReduceOp::innerGraph() const { return m_composite ? m_composite->graph() : nullptr; }
+
+bool ReduceOp::equals(const Op& other) const {
+    if (this == &other) return true;
+    const auto* r = dynamic_cast<const ReduceOp*>(&other);
+    if (!r || r->m_kind != m_kind || r->m_axes != m_axes || r->m_params.dtype != m_params.dtype ||
+        r->m_params.accDType != m_params.accDType || r->m_params.noZerosInInput != m_params.noZerosInInput)
+        return false;
+    if (m_composite || r->m_composite)
+        return m_composite && r->m_composite &&
+               (m_composite == r->m_composite || m_composite->signature() == r->m_composite->signature());
+    return m_code == r->m_code;
 }
 
-OpPtr makeOpReduce(const nlohmann::json& params, std::shared_ptr<const Graph>) {
+size_t ReduceOp::hash() const {
+    size_t h = std::hash<std::string>{}(m_composite ? m_composite->signature() : name());
+    h = h * 31 + (m_params.dtype ? static_cast<size_t>(*m_params.dtype) + 1 : 0);
+    h = h * 31 + (m_params.accDType ? static_cast<size_t>(*m_params.accDType) + 1 : 0);
+    return h * 31 + static_cast<size_t>(kind());
+}
+
+OpPtr makeReduce(ReduceKind kind, std::optional<std::vector<int>> axes, ReduceParams params) {
+    return std::make_shared<ReduceOp>(kind, std::move(axes), params);
+}
+OpPtr makeCAReduce(ScalarOpCode code, std::optional<std::vector<int>> axes, ReduceParams params) {
+    return std::make_shared<ReduceOp>(code, std::move(axes), params);
+}
+OpPtr makeCAReduce(CompositePtr composite, std::optional<std::vector<int>> axes, ReduceParams params) {
+    return std::make_shared<ReduceOp>(std::move(composite), std::move(axes), params);
+}
+
+OpPtr makeOpReduce(const nlohmann::json& params, std::shared_ptr<const Graph> inner) {
     const auto& op = arrayop::requireParam(params, "op", "Reduce");
-    ReduceKind kind;
-    if (op == "Sum") kind = ReduceKind::Sum;
-    else if (op == "Max") kind = ReduceKind::Max;
-    else if (op == "Prod") kind = ReduceKind::Prod;
-    else throw std::invalid_argument("Reduce params: \"op\" must be \"Sum\", \"Max\" or \"Prod\", got " + op.dump());
-    const auto& axes = arrayop::requireParam(params, "axes", "Reduce");
-    if (axes.is_null()) return makeReduce(kind, std::nullopt);
-    return makeReduce(kind, arrayop::intListParam(params, "axes", "Reduce"));
+    auto kind = op.is_string() ? parseReduceKind(op.get<std::string>()) : std::nullopt;
+    if (!kind)
+        throw std::invalid_argument("Reduce params: \"op\" must be one of Sum, Max, Prod, Min, All, Any, "
+                                    "ProdWithoutZeros, CAReduce; got " + op.dump());
+    const auto& axesJson = arrayop::requireParam(params, "axes", "Reduce");
+    std::optional<std::vector<int>> axes;
+    if (!axesJson.is_null()) axes = arrayop::intListParam(params, "axes", "Reduce");
+    ReduceParams p;
+    p.dtype = dtypeParam(params, "dtype");
+    p.accDType = dtypeParam(params, "acc_dtype");
+    if (params.contains("no_zeros_in_input")) {
+        if (!params["no_zeros_in_input"].is_boolean())
+            throw std::invalid_argument("Reduce params: /no_zeros_in_input must be true or false");
+        p.noZerosInInput = params["no_zeros_in_input"].get<bool>();
+    }
+    if (*kind != ReduceKind::CAReduce) {
+        if (inner) throw std::invalid_argument("Reduce params: only a CAReduce of a Composite has an inner graph");
+        return makeReduce(*kind, std::move(axes), p);
+    }
+    const auto& sop = arrayop::requireParam(params, "scalar_op", "Reduce");
+    if (!sop.is_string()) throw std::invalid_argument("Reduce params: /scalar_op must name a scalar op or be \"composite\"");
+    if (sop == "composite") {
+        if (!inner) throw std::invalid_argument("Reduce params: a CAReduce of a Composite needs its inner scalar graph");
+        return makeCAReduce(std::make_shared<const Composite>(*inner), std::move(axes), p);
+    }
+    if (inner) throw std::invalid_argument("Reduce params: only a CAReduce of a Composite has an inner graph");
+    auto code = parseScalarOp(sop.get<std::string>());
+    if (!code) throw std::invalid_argument("Reduce params: /scalar_op: unknown scalar op '" + sop.get<std::string>() + "'");
+    return makeCAReduce(*code, std::move(axes), p);
 }
 
 } // namespace tl

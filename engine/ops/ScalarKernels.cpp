@@ -45,6 +45,15 @@ template <typename F, typename T> void ternaryLoop(const BlockInstr& in, void* c
     for (int64_t i = 0; i < n; ++i) o[i] = F::apply(a[i], b[i], c[i]);
 }
 
+template <typename F, typename T> void quaternaryLoop(const BlockInstr& in, void* const* s, int64_t n) {
+    T* __restrict o = static_cast<T*>(s[in.dst]);
+    const T* __restrict a = static_cast<const T*>(s[in.src[0]]);
+    const T* __restrict b = static_cast<const T*>(s[in.src[1]]);
+    const T* __restrict c = static_cast<const T*>(s[in.src[2]]);
+    const T* __restrict d = static_cast<const T*>(s[in.src[3]]);
+    for (int64_t i = 0; i < n; ++i) o[i] = F::apply(a[i], b[i], c[i], d[i]);
+}
+
 template <typename T> void switchLoop(const BlockInstr& in, void* const* s, int64_t n) {
     T* __restrict o = static_cast<T*>(s[in.dst]);
     const bool* __restrict c = static_cast<const bool*>(s[in.src[0]]);
@@ -146,6 +155,50 @@ TL_FN2(FArcTan2, arctan2)
 struct FClip {
     template <typename T> static T apply(T x, T lo, T hi) { return scalar_fn::clip(x, lo, hi); }
 };
+TL_FN2(FSecond, second)
+TL_FN1(FIsNan, isnan)
+TL_FN1(FIsInf, isinf)
+TL_FN1(FTrunc, trunc)
+TL_FN1(FRoundHalfAwayFromZero, roundHalfAwayFromZero)
+TL_FN1(FDeg2Rad, deg2rad)
+TL_FN1(FRad2Deg, rad2deg)
+TL_FN1(FArcCosh, arccosh)
+TL_FN1(FArcSinh, arcsinh)
+TL_FN1(FArcTanh, arctanh)
+TL_FN2(FMulWithoutZeros, mulWithoutZeros)
+TL_FN1(FErfcx, erfcx)
+TL_FN1(FErfinv, erfinv)
+TL_FN1(FErfcinv, erfcinv)
+TL_FN1(FGamma, gamma)
+TL_FN1(FGammaLn, gammaln)
+TL_FN1(FPsi, psi)
+TL_FN1(FTriGamma, triGamma)
+TL_FN2(FPolyGamma, polyGamma)
+TL_FN2(FGammaInc, gammaInc)
+TL_FN2(FGammaIncC, gammaIncC)
+TL_FN2(FGammaIncInv, gammaIncInv)
+TL_FN2(FGammaIncCInv, gammaIncCInv)
+TL_FN2(FGammaU, gammaU)
+TL_FN2(FGammaL, gammaL)
+TL_FN1(FLog1mexp, log1mexp)
+TL_FN1(FJ0, j0)
+TL_FN1(FJ1, j1)
+TL_FN2(FJv, jv)
+TL_FN1(FI0, i0)
+TL_FN1(FI1, i1)
+TL_FN2(FIv, iv)
+TL_FN2(FIve, ive)
+TL_FN2(FKve, kve)
+TL_FN2(FOwensT, owensT)
+struct FBetaInc {
+    template <typename T> static T apply(T a, T b, T x) { return scalar_fn::betaInc(a, b, x); }
+};
+struct FBetaIncInv {
+    template <typename T> static T apply(T a, T b, T p) { return scalar_fn::betaIncInv(a, b, p); }
+};
+struct FHyp2F1 {
+    template <typename T> static T apply(T a, T b, T c, T z) { return scalar_fn::hyp2f1(a, b, c, z); }
+};
 #undef TL_FN1
 #undef TL_FN2
 
@@ -159,7 +212,8 @@ template <typename F, int Arity, Accepts A> BlockFn pick(DType d) {
         if constexpr (!ok) return nullptr;
         else if constexpr (Arity == 1) return &unaryLoop<F, T>;
         else if constexpr (Arity == 2) return &binaryLoop<F, T>;
-        else return &ternaryLoop<F, T>;
+        else if constexpr (Arity == 3) return &ternaryLoop<F, T>;
+        else return &quaternaryLoop<F, T>;
     });
 }
 
@@ -223,6 +277,44 @@ BlockFn scalarBlockKernel(ScalarOpCode code, DType compute) {
     case C::Exp2: return pick<FExp2, 1, A::Float>(compute);
     case C::ArcTan2: return pick<FArcTan2, 2, A::Float>(compute);
     case C::Clip: return pick<FClip, 3, A::Any>(compute);
+    case C::Second: return pick<FSecond, 2, A::Any>(compute);
+    case C::IsNan: return pick<FIsNan, 1, A::Any>(compute);
+    case C::IsInf: return pick<FIsInf, 1, A::Any>(compute);
+    case C::Trunc: return pick<FTrunc, 1, A::Float>(compute);
+    case C::RoundHalfAwayFromZero: return pick<FRoundHalfAwayFromZero, 1, A::Float>(compute);
+    case C::Deg2Rad: return pick<FDeg2Rad, 1, A::Float>(compute);
+    case C::Rad2Deg: return pick<FRad2Deg, 1, A::Float>(compute);
+    case C::ArcCosh: return pick<FArcCosh, 1, A::Float>(compute);
+    case C::ArcSinh: return pick<FArcSinh, 1, A::Float>(compute);
+    case C::ArcTanh: return pick<FArcTanh, 1, A::Float>(compute);
+    case C::MulWithoutZeros: return pick<FMulWithoutZeros, 2, A::Any>(compute);
+    case C::Erfcx: return pick<FErfcx, 1, A::Float>(compute);
+    case C::Erfinv: return pick<FErfinv, 1, A::Float>(compute);
+    case C::Erfcinv: return pick<FErfcinv, 1, A::Float>(compute);
+    case C::Gamma: return pick<FGamma, 1, A::Float>(compute);
+    case C::GammaLn: return pick<FGammaLn, 1, A::Float>(compute);
+    case C::Psi: return pick<FPsi, 1, A::Float>(compute);
+    case C::TriGamma: return pick<FTriGamma, 1, A::Float>(compute);
+    case C::PolyGamma: return pick<FPolyGamma, 2, A::Float>(compute);
+    case C::GammaInc: return pick<FGammaInc, 2, A::Float>(compute);
+    case C::GammaIncC: return pick<FGammaIncC, 2, A::Float>(compute);
+    case C::GammaIncInv: return pick<FGammaIncInv, 2, A::Float>(compute);
+    case C::GammaIncCInv: return pick<FGammaIncCInv, 2, A::Float>(compute);
+    case C::GammaU: return pick<FGammaU, 2, A::Float>(compute);
+    case C::GammaL: return pick<FGammaL, 2, A::Float>(compute);
+    case C::Log1mexp: return pick<FLog1mexp, 1, A::Float>(compute);
+    case C::BetaInc: return pick<FBetaInc, 3, A::Float>(compute);
+    case C::BetaIncInv: return pick<FBetaIncInv, 3, A::Float>(compute);
+    case C::J0: return pick<FJ0, 1, A::Float>(compute);
+    case C::J1: return pick<FJ1, 1, A::Float>(compute);
+    case C::Jv: return pick<FJv, 2, A::Float>(compute);
+    case C::I0: return pick<FI0, 1, A::Float>(compute);
+    case C::I1: return pick<FI1, 1, A::Float>(compute);
+    case C::Iv: return pick<FIv, 2, A::Float>(compute);
+    case C::Ive: return pick<FIve, 2, A::Float>(compute);
+    case C::Kve: return pick<FKve, 2, A::Float>(compute);
+    case C::OwensT: return pick<FOwensT, 2, A::Float>(compute);
+    case C::Hyp2F1: return pick<FHyp2F1, 4, A::Float>(compute);
     }
     return nullptr;
 }

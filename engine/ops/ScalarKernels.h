@@ -20,7 +20,7 @@ using BlockFn = void (*)(const BlockInstr& instr, void* const* slots, int64_t n)
 struct BlockInstr {
     BlockFn fn = nullptr;
     int32_t dst = 0;
-    int32_t src[3] = {0, 0, 0};
+    int32_t src[4] = {0, 0, 0, 0};  // hyp2f1 takes four
 };
 
 /// The loop of `code` when its inputs are all in `compute` dtype (switch: the

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 namespace tl {
 
@@ -164,6 +165,54 @@ DType scalarOutputDType(ScalarOpCode code, std::span<const DType> ins, DType cas
         return upcastDTypes(ups);
     }
     case C::Clip: return up;  // upcast_out_no_complex
+    case C::Second: return ins[1];  // transfer_type(1)
+    case C::IsNan:
+    case C::IsInf: return DType::Bool;
+    case C::RoundHalfAwayFromZero:  // same_out_float_only
+        if (!isFloat(ins[0])) typeError(code, ins, "only float type are supported");
+        return ins[0];
+    case C::MulWithoutZeros: return up;  // upcast_out
+    case C::PolyGamma:
+        // PolyGamma.output_types_preference: the order must be discrete, x upgraded.
+        if (isFloat(ins[0])) typeError(code, ins, "Polygamma order parameter must be discrete");
+        return upgradeToFloat(ins[1]);
+    case C::Trunc:
+    case C::Deg2Rad:
+    case C::Rad2Deg:
+    case C::ArcCosh:
+    case C::ArcSinh:
+    case C::ArcTanh:
+    case C::Erfcx:
+    case C::Erfinv:
+    case C::Erfcinv:
+    case C::Gamma:
+    case C::GammaLn:
+    case C::Psi:
+    case C::TriGamma:
+    case C::GammaInc:
+    case C::GammaIncC:
+    case C::GammaIncInv:
+    case C::GammaIncCInv:
+    case C::GammaU:
+    case C::GammaL:
+    case C::Log1mexp:
+    case C::BetaInc:
+    case C::BetaIncInv:
+    case C::J0:
+    case C::J1:
+    case C::Jv:
+    case C::I0:
+    case C::I1:
+    case C::Iv:
+    case C::Ive:
+    case C::Kve:
+    case C::OwensT:
+    case C::Hyp2F1: {
+        // upgrade_to_float(*types): each input upgraded, then upcast (one input: just upgraded).
+        std::vector<DType> ups;
+        for (DType d : ins) ups.push_back(upgradeToFloat(d));
+        return upcastDTypes(ups);
+    }
     }
     return up;
 }
@@ -176,6 +225,8 @@ DType scalarComputeDType(ScalarOpCode code, std::span<const DType> ins, DType ca
     case C::Le:
     case C::Gt:
     case C::Ge: return upcastDTypes(ins);
+    case C::IsNan:
+    case C::IsInf:  // the predicate reads its input as it is
     case C::Cast: return ins[0];
     default: return scalarOutputDType(code, ins, castTo);
     }
@@ -199,7 +250,9 @@ bool scalarOpDifferentiable(ScalarOpCode code, DType outputDType) {
     case C::Sign:
     case C::Floor:
     case C::Ceil:
-    case C::RoundHalfToEven: return false;
+    case C::RoundHalfToEven:
+    case C::Trunc:
+    case C::RoundHalfAwayFromZero: return false;
     default: return true;
     }
 }

@@ -4,6 +4,7 @@
 // functions every kernel inlines. The functions are IEEE-faithful: they call
 // the C library as PyTensor's C code does and never assume finite math.
 #include "core/DType.h"
+#include "ops/SpecialFunctions.h"
 
 #include <cmath>
 #include <cstdint>
@@ -31,8 +32,9 @@ inline constexpr int kNumScalarOps = 0
 #include "ops/ScalarOps.def"
 #undef TL_SCALAR_OP
     ;
-// The 35 core scalar ops plus 18 more (sign ... clip), docs/semantics.md#scalar-ops.
-static_assert(kNumScalarOps == 53, "53 scalar ops; update the tables switching over them");
+// The 35 core scalar ops, 18 more (sign ... clip), 11 of pytensor.scalar.basic (second ...
+// arctanh, mul_without_zeros) and 27 special functions (docs/semantics.md#scalar-ops).
+static_assert(kNumScalarOps == 91, "91 scalar ops; update the tables switching over them");
 
 struct ScalarOpInfo {
     std::string_view key;        // "lt": the JSON name (docs/semantics.md#scalar-ops)
@@ -301,6 +303,80 @@ template <typename T> inline T arctan2(T a, T b) { return std::atan2(a, b); }
 /// PyTensor's Clip: x < lo ? lo : x > hi ? hi : x (NaN x stays NaN; lo wins over hi).
 template <typename T> inline T clip(T x, T lo, T hi) { return x < lo ? lo : (x > hi ? hi : x); }
 template <typename T> inline T select(bool c, T a, T b) { return c ? a : b; }
+
+// ---- pytensor.scalar.basic, continued -----------------------------------
+/// pt.second(x, y): y (the Elemwise broadcasts it to x's shape).
+template <typename T> inline T second(T, T b) { return b; }
+/// False for integers and bools (PyTensor's C code: `z = false` for discrete inputs).
+template <typename T> inline bool isnan(T a) {
+    if constexpr (std::is_floating_point_v<T>) return std::isnan(a);
+    else return false;
+}
+template <typename T> inline bool isinf(T a) {
+    if constexpr (std::is_floating_point_v<T>) return std::isinf(a);
+    else return false;
+}
+template <typename T> inline T trunc(T a) { return std::trunc(a); }
+/// C's round: halves away from zero (PyTensor's RoundHalfAwayFromZero C code).
+template <typename T> inline T roundHalfAwayFromZero(T a) { return std::round(a); }
+/// PyTensor's C code `x * (M_PI / 180.0)`: a double product, rounded to T.
+template <typename T> inline T deg2rad(T a) { return static_cast<T>(static_cast<double>(a) * (3.14159265358979323846 / 180.0)); }
+template <typename T> inline T rad2deg(T a) { return static_cast<T>(static_cast<double>(a) * (180.0 / 3.14159265358979323846)); }
+template <typename T> inline T arccosh(T a) { return std::acosh(a); }
+template <typename T> inline T arcsinh(T a) { return std::asinh(a); }
+template <typename T> inline T arctanh(T a) { return std::atanh(a); }
+/// PyTensor's MulWithoutZeros: a zero factor is skipped (`x == 0 ? y : y == 0 ? x : x * y`).
+template <typename T> inline T mulWithoutZeros(T a, T b) {
+    if (a == T(0)) return b;
+    if (b == T(0)) return a;
+    return mul(a, b);
+}
+
+// ---- special functions: computed in double (ops/SpecialFunctions.h), rounded to T.
+// Their dtype rules only admit float compute types, so T is float or double.
+#define TL_SPECIAL_1(fn) \
+    template <typename T> inline T fn(T a) { return static_cast<T>(special::fn(static_cast<double>(a))); }
+#define TL_SPECIAL_2(fn)                                                                             \
+    template <typename T> inline T fn(T a, T b) {                                                    \
+        return static_cast<T>(special::fn(static_cast<double>(a), static_cast<double>(b)));          \
+    }
+#define TL_SPECIAL_3(fn)                                                                             \
+    template <typename T> inline T fn(T a, T b, T c) {                                               \
+        return static_cast<T>(special::fn(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c))); \
+    }
+TL_SPECIAL_1(erfcx)
+TL_SPECIAL_1(erfinv)
+TL_SPECIAL_1(erfcinv)
+TL_SPECIAL_1(gamma)
+TL_SPECIAL_1(gammaln)
+TL_SPECIAL_1(psi)
+TL_SPECIAL_1(triGamma)
+TL_SPECIAL_2(polyGamma)
+TL_SPECIAL_2(gammaInc)
+TL_SPECIAL_2(gammaIncC)
+TL_SPECIAL_2(gammaIncInv)
+TL_SPECIAL_2(gammaIncCInv)
+TL_SPECIAL_2(gammaU)
+TL_SPECIAL_2(gammaL)
+TL_SPECIAL_1(log1mexp)
+TL_SPECIAL_3(betaInc)
+TL_SPECIAL_3(betaIncInv)
+TL_SPECIAL_1(j0)
+TL_SPECIAL_1(j1)
+TL_SPECIAL_2(jv)
+TL_SPECIAL_1(i0)
+TL_SPECIAL_1(i1)
+TL_SPECIAL_2(iv)
+TL_SPECIAL_2(ive)
+TL_SPECIAL_2(kve)
+TL_SPECIAL_2(owensT)
+#undef TL_SPECIAL_1
+#undef TL_SPECIAL_2
+#undef TL_SPECIAL_3
+template <typename T> inline T hyp2f1(T a, T b, T c, T z) {
+    return static_cast<T>(special::hyp2f1(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c),
+                                          static_cast<double>(z)));
+}
 template <typename T> inline T identity(T a) { return a; }
 
 } // namespace scalar_fn

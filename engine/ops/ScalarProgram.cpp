@@ -123,6 +123,8 @@ public:
         const DType out = scalarOutputDType(code, ins, castTo);  // throws OpTypeError
         const DType compute = scalarComputeDType(code, ins, castTo);
         if (code == ScalarOpCode::Cast) return emit(convertBlockKernel(ins[0], castTo), castTo, {srcs[0]});
+        // second(x, y) is y: x only gives the Elemwise its shape.
+        if (code == ScalarOpCode::Second) return emit(convertBlockKernel(ins[1], out), out, {srcs[1]});
         if (code == ScalarOpCode::Switch) {
             int c = converted(srcs[0], DType::Bool);
             int a = converted(srcs[1], compute), b = converted(srcs[2], compute);
@@ -135,8 +137,11 @@ public:
         if (srcs.size() == 1) {
             acc = emit(fn, kernelOut, {acc});
         } else if (scalarOpInfo(code).arity == 3) {
-            // A fixed-arity ternary op (clip): one instruction on all three.
+            // A fixed-arity ternary op (clip, betainc): one instruction on all three.
             acc = emit(fn, kernelOut, {acc, converted(srcs[1], compute), converted(srcs[2], compute)});
+        } else if (scalarOpInfo(code).arity == 4) {
+            acc = emit(fn, kernelOut,
+                       {acc, converted(srcs[1], compute), converted(srcs[2], compute), converted(srcs[3], compute)});
         } else {
             // Variadic add/mul fold left to right, as PyTensor's C code `a + b + c`.
             for (size_t i = 1; i < srcs.size(); ++i) acc = emit(fn, kernelOut, {acc, converted(srcs[i], compute)});

@@ -12,6 +12,12 @@ template <typename... P> std::vector<std::unique_ptr<GraphPass>> passList(P&&...
     (v.push_back(std::forward<P>(p)), ...);
     return v;
 }
+
+// PyTensor's fusion sequence: composite_elemwise_fusion, then local_careduce_fusion (position 10).
+std::unique_ptr<GraphPass> makeCareduceFusionDriver() {
+    return std::make_unique<EquilibriumDriver>("local_careduce_fusion", std::vector<std::string>{"fast_run", "fusion"},
+                                               std::vector<const NodeRewrite*>{&localCareduceFusion()});
+}
 } // namespace
 
 Pipeline Pipeline::fastRun() {
@@ -34,7 +40,7 @@ Pipeline Pipeline::fastRun() {
         "scan_save_mem", std::vector<std::string>{"fast_run", "scan", "scan_save_mem"},
         std::vector<const NodeRewrite*>{&scanSaveMem()})));
     p.addPhase("specialize", passList(makeSpecializeDriver()));
-    p.addPhase("fusion", passList(makeElemwiseFusion(), makeScanInnerRewrites(InnerRewriteStage::Late)));
+    p.addPhase("fusion", passList(makeElemwiseFusion(), makeCareduceFusionDriver(), makeScanInnerRewrites(InnerRewriteStage::Late)));
     p.addPhase("inplace", passList(makeInplaceSetSubtensor(), makeInplaceElemwise(), makeScanMakeInplace()));
     p.addPhase("output_protection", passList(makeOutputProtection()));
     p.addPhase("final_merge", passList(makeFinalMergePass()));
@@ -45,7 +51,8 @@ Pipeline Pipeline::innerGraph() {
     Pipeline p;
     p.addPhase("merge", passList(makeMergePass()));
     p.addPhase("canonicalize", passList(makeCanonicalizeDriver(), makeMergePass()));
-    p.addPhase("fusion", passList(makeElemwiseFusion(), makeScanInnerRewrites(InnerRewriteStage::Late)));  // nested loops
+    p.addPhase("fusion", passList(makeElemwiseFusion(), makeCareduceFusionDriver(),
+                                  makeScanInnerRewrites(InnerRewriteStage::Late)));  // nested loops
     return p;
 }
 

@@ -53,6 +53,9 @@ std::unique_ptr<GraphPass> makeSpecializeDriver();
 /// pattern (and readers of one shared full-size input) -> one multi-output Composite.
 /// Phase fusion; also in Pipeline::innerGraph().
 std::unique_ptr<GraphPass> makeElemwiseFusion();
+/// local_careduce_fusion: a Sum or Prod of an Elemwise -> one CAReduce{Composite}
+/// (phase fusion, after elemwise_fusion; also in Pipeline::innerGraph()).
+const NodeRewrite& localCareduceFusion();
 /// Which part of Pipeline::innerGraph() scan_inner_rewrites runs: Early = merge and
 /// canonicalize (phase canonicalize, so scan rewrites compare merged steps), Late = all
 /// of it, fusion included (phase fusion, after elemwise_fusion).

@@ -28,7 +28,12 @@ OpFamily opFamily(const Op& op) {
     case OpKind::ScalarFromTensor:
     case OpKind::TensorFromScalar: return OpFamily::Shape;
     case OpKind::Dot:
-    case OpKind::Reduce: return OpFamily::Reduction;
+    case OpKind::Reduce:
+    case OpKind::Argmax:
+    case OpKind::Softmax:
+    case OpKind::LogSoftmax:
+    case OpKind::SoftmaxGrad:
+    case OpKind::CumOp: return OpFamily::Reduction;
     case OpKind::Assert: return OpFamily::Check;
     case OpKind::Scalar: return OpFamily::Scalar;
     case OpKind::Opaque: return OpFamily::Other;

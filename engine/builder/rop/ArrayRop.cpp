@@ -6,7 +6,6 @@
 #include "builder/Indexing.h"
 #include "builder/Math.h"
 #include "ops/IncSubtensor.h"
-#include "ops/Reduce.h"
 
 #include <stdexcept>
 
@@ -82,14 +81,6 @@ std::vector<Variable*> makeVectorRop(GraphBuilder& b, const Node& node, Tangents
     return {b.apply1(node.opPtr(), std::move(ins)).get()};
 }
 
-// sum(dx); max and prod have no rule here (PyTensor's CAReduce has no R_op for them).
-std::vector<Variable*> reduceRop(GraphBuilder& b, const Node& node, Tangents t) {
-    if (!t[0]) return {nullptr};
-    const auto& op = static_cast<const ReduceOp&>(node.op());
-    if (op.reduceKind() != ReduceKind::Sum) throw std::logic_error("no forward derivative (R_op) for " + op.name());
-    return {b.apply1(node.opPtr(), {b.wrap(t[0])}).get()};
-}
-
 } // namespace
 
 RopRule arrayRopRule(OpKind kind) {
@@ -111,7 +102,6 @@ RopRule arrayRopRule(OpKind kind) {
     case OpKind::IncSubtensor: return &incSubtensorRop;
     case OpKind::Join: return &joinRop;
     case OpKind::MakeVector: return &makeVectorRop;
-    case OpKind::Reduce: return &reduceRop;
     default: return nullptr;
     }
 }

@@ -4,6 +4,10 @@
 #include "ir/Graph.h"
 #include "ops/ScalarOp.h"
 
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -29,6 +33,15 @@ Var constantLike(const Var& like, double v) {
 }
 
 constexpr double kTwoOverSqrtPi = 1.1283791670955126;  // 2 / sqrt(pi)
+constexpr double kSqrtPiOverTwo = 0.88622692545275801;   // sqrt(pi) / 2
+constexpr double kPi = 3.14159265358979323846;
+
+// PyTensor has no gradient for this input (grad_not_implemented, a ScalarLoop
+// tensorlens lacks, or none at all): a tangent there has no rule.
+[[noreturn]] void noRule(ScalarOpCode code, const char* input) {
+    throw std::logic_error("no forward derivative (R_op) for " + std::string(scalarOpInfo(code).innerName) +
+                           " with respect to " + input + " (PyTensor has no gradient there tensorlens can build)");
+}
 constexpr double kLn2 = 0.69314718055994531;
 constexpr double kLn10 = 2.3025850929940457;
 
@@ -123,6 +136,87 @@ Var scalarOpRop(ScalarOpCode code, DType castTo, const std::vector<Var>& x, cons
         if (has(2)) terms.push_back(cast(gt(x[0], x[2]), y.dtype()) * t[2]);
         return sumOf(terms);
     }
+    case C::Second: return has(1) ? t[1] : Var();  // y broadcast: its tangent broadcast
+    case C::Deg2Rad: return t[0] * constantLike(y, kPi / 180.0);
+    case C::Rad2Deg: return t[0] * constantLike(y, 180.0 / kPi);
+    case C::ArcCosh: return t[0] / sqrt(sqr(x[0]) - 1);
+    case C::ArcSinh: return t[0] / sqrt(sqr(x[0]) + 1);
+    case C::ArcTanh: return t[0] / (1 - sqr(x[0]));
+    case C::Erfcx: return (constantLike(y, -kTwoOverSqrtPi) + (2 * x[0]) * y) * t[0];
+    case C::Erfinv: return (constantLike(y, kSqrtPiOverTwo) * exp(sqr(y))) * t[0];
+    case C::Erfcinv: return -((constantLike(y, kSqrtPiOverTwo) * exp(sqr(y))) * t[0]);
+    case C::Gamma: return (y * psi(x[0])) * t[0];
+    case C::GammaLn: return psi(x[0]) * t[0];
+    case C::Psi: return triGamma(x[0]) * t[0];
+    case C::TriGamma: return polygamma(literalOf(x[0], 2), x[0]) * t[0];
+    case C::PolyGamma:  // the order is an integer: its tangent is zero
+        if (!has(1)) return {};
+        return polygamma(x[0] + 1, x[1]) * t[1];
+    case C::GammaInc:
+    case C::GammaIncC: {
+        if (has(0)) noRule(code, "k (PyTensor's gammainc_grad is a ScalarLoop)");
+        // d/dx P(k, x) = exp(-x + (k - 1) log x - gammaln(k)); Q's is its negation.
+        Var d = exp(-x[1] + (x[0] - 1) * log(x[1]) - gammaln(x[0]));
+        return code == C::GammaInc ? d * t[1] : -(d * t[1]);
+    }
+    case C::GammaIncInv:
+    case C::GammaIncCInv: {
+        if (has(0)) noRule(code, "k");
+        Var d = exp(y) * gamma(x[0]) * pow(y, 1 - x[0]);
+        return code == C::GammaIncInv ? d * t[1] : -(d * t[1]);
+    }
+    case C::Log1mexp: {
+        // -1 / expm1(-x), with PyTensor's correction to -inf where it is infinite (x = 0).
+        Var r = literalOf(y, -1.0) / expm1(-x[0]);
+        return switch_(isinf(r), constantLike(y, -std::numeric_limits<double>::infinity()), r) * t[0];
+    }
+    case C::BetaInc: {
+        if (has(0)) noRule(code, "a (PyTensor's betainc_grad is a ScalarLoop)");
+        if (has(1)) noRule(code, "b (PyTensor's betainc_grad is a ScalarLoop)");
+        const Var &a = x[0], &b = x[1], &z = x[2];
+        return exp(log1p(-z) * (b - 1) + log(z) * (a - 1) - (gammaln(a) + gammaln(b) - gammaln(a + b))) * t[2];
+    }
+    case C::BetaIncInv: {
+        if (has(0)) noRule(code, "a");
+        if (has(1)) noRule(code, "b");
+        const Var &a = x[0], &b = x[1];
+        const Var betaln = gammaln(a) + gammaln(b) - gammaln(a + b);
+        return (exp(betaln) * pow(1 - y, 1 - b) * pow(y, 1 - a)) * t[2];
+    }
+    case C::J0: return -(j1(x[0]) * t[0]);
+    case C::J1: return ((j0(x[0]) - jv(literalOf(x[0], 2), x[0])) / 2) * t[0];
+    case C::I0: return i1(x[0]) * t[0];
+    case C::I1: return ((i0(x[0]) + iv(literalOf(x[0], 2), x[0])) / 2) * t[0];
+    case C::Jv:
+        if (has(0)) noRule(code, "v");
+        return ((jv(x[0] - 1, x[1]) - jv(x[0] + 1, x[1])) / 2) * t[1];
+    case C::Iv:
+        if (has(0)) noRule(code, "v");
+        return ((iv(x[0] - 1, x[1]) + iv(x[0] + 1, x[1])) / 2) * t[1];
+    case C::Ive:
+        if (has(0)) noRule(code, "v");
+        // PyTensor: (ive(v-1, x) - 2 sign(x) ive(v, x) + ive(v+1, x)) / 2, sign(0) taken as 0.
+        return ((ive(x[0] - 1, x[1]) - 2 * sign(x[1]) * y + ive(x[0] + 1, x[1])) / 2) * t[1];
+    case C::Kve:
+        if (has(0)) noRule(code, "v");
+        return ((1 - x[0] / x[1]) * y - kve(x[0] - 1, x[1])) * t[1];
+    case C::OwensT: {
+        // dT/dh = -exp(-h²/2) erf(a h / sqrt 2) / (2 sqrt(2 pi)); dT/da = exp(-(a² + 1) h² / 2) / (2 pi (a² + 1)).
+        const Var &h = x[0], &a = x[1];
+        std::vector<Var> terms;
+        if (has(0))
+            terms.push_back(-(exp(-sqr(h) / 2) * erf(a * h / constantLike(y, std::sqrt(2.0))) /
+                              constantLike(y, 2 * std::sqrt(2 * kPi))) * t[0]);
+        if (has(1))
+            terms.push_back(exp(constantLike(y, -0.5) * (sqr(a) + 1) * sqr(h)) / (constantLike(y, 2 * kPi) * (sqr(a) + 1)) * t[1]);
+        return sumOf(terms);
+    }
+    case C::Hyp2F1:
+        if (has(0) || has(1) || has(2)) noRule(code, "a, b or c (PyTensor's hyp2f1_grad is a ScalarLoop)");
+        return ((x[0] * x[1]) / x[2] * hyp2f1(x[0] + 1, x[1] + 1, x[2] + 1, x[3])) * t[3];
+    case C::GammaU:
+    case C::GammaL:
+    case C::MulWithoutZeros: noRule(code, "its inputs");
     default: return {};
     }
 }
