@@ -304,9 +304,6 @@ class _Writer:
             return "SpecifyShape", {}, None
         if name in ("Shape", "Join", "Dot", "Alloc", "DeepCopyOp", "ScalarFromTensor", "TensorFromScalar"):
             return name, {}, None
-        if name == "Dot22":  # BLAS matrix product: the same values as Dot (printed "Dot" by tensorlens)
-            self.notes.append("Dot22 exported as Dot")
-            return "Dot", {}, None
         if name == "Shape_i":
             return "Shape_i", {"i": int(op.i)}, None
         if name == "Reshape":

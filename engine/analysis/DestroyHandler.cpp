@@ -130,8 +130,25 @@ std::vector<std::pair<const Node*, const Node*>> destroyOrderings(const Graph& g
     return out;
 }
 
-std::vector<std::string> destroyHandlerProblems(const Graph& g) {
+std::vector<int> scanMutableInnerInputs(const ScanInfo& info) {
+    std::vector<int> out;
+    int k = info.innerInMitMot();
+    for (int s = 0; s < info.nMitMot(); ++s)
+        for (int tap : info.mitMotInTaps[s]) {
+            const auto& outs = info.mitMotOutTaps[s];
+            if (std::find(outs.begin(), outs.end(), tap) != outs.end()) out.push_back(k);
+            ++k;
+        }
+    return out;
+}
+
+std::vector<std::string> destroyHandlerProblems(const Graph& g, const std::vector<int>& mutableInputs) {
     std::vector<std::string> problems;
+    auto isMutable = [&](const Variable* v) {
+        for (int i : mutableInputs)
+            if (i >= 0 && i < static_cast<int>(g.inputs().size()) && g.inputs()[i] == v) return true;
+        return false;
+    };
     std::unordered_map<const Variable*, const Node*> destroyerOf;
     const std::vector<Destruction> ds = destructions(g);
     if (ds.empty()) return problems;
@@ -140,7 +157,7 @@ std::vector<std::string> destroyHandlerProblems(const Graph& g) {
     for (const Destruction& d : ds) {
         const std::string who = d.destroyer->label();
         if (d.root->isConstant()) problems.push_back(who + " destroys " + describe(*d.root));
-        else if (!d.root->owner()) problems.push_back(who + " destroys protected " + describe(*d.root));
+        else if (!d.root->owner() && !isMutable(d.root)) problems.push_back(who + " destroys protected " + describe(*d.root));
         bool isOutput = false;
         readers.push_back(readersBefore(d, &isOutput));
         if (isOutput)

@@ -3,6 +3,7 @@
 // which node destroys it, and the orderings that make destruction safe (every
 // other reader of the old value runs before the destroyer).
 #include "ir/Graph.h"
+#include "ops/ScanInfo.h"
 
 #include <optional>
 #include <string>
@@ -19,7 +20,15 @@ const Variable* aliasRoot(const Variable& v);
 /// value through another input too; a value still needed after it was destroyed (a
 /// cycle of data edges and orderings). Values are grouped by view_map only: the output
 /// of a destroyer is a new value (chains of inplace ops are fine). Empty when valid.
-std::vector<std::string> destroyHandlerProblems(const Graph& g);
+/// `mutableInputs` lists the graph inputs (by position) the graph may overwrite, as
+/// PyTensor's Supervisor leaves mutable inputs unprotected (scanMutableInnerInputs).
+std::vector<std::string> destroyHandlerProblems(const Graph& g, const std::vector<int>& mutableInputs = {});
+
+/// The inner inputs a Scan's step graph may overwrite, as PyTensor's Scan compiles
+/// its inner function (Scan.prepare_fgraph, with scan__allow_output_prealloc): a
+/// mit_mot tap that is also one of that state's output taps is an input with an
+/// update, which makes it mutable; every other inner input is protected.
+std::vector<int> scanMutableInnerInputs(const ScanInfo& info);
 
 /// (reader, destroyer) pairs: `reader` must run before `destroyer`.
 std::vector<std::pair<const Node*, const Node*>> destroyOrderings(const Graph& g);

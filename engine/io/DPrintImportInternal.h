@@ -116,6 +116,9 @@ OpPtr opFromName(const std::string& name, const std::vector<Variable*>& inputs, 
 bool parseReduceAxes(std::string_view params, std::optional<std::vector<int>>* axes);
 /// A scalar op inside a Composite body ("exp", "add", "Cast{float32}", "LT"), or null.
 OpPtr scalarOpFromName(const std::string& name);
+/// Blockwise (and Matmul), the BLAS ops and the linear-algebra ops from a printed
+/// name split into base and brace contents; null when it is none of them (DPrintImportLinalg.cpp).
+OpPtr linalgOpFromName(std::string_view base, std::optional<std::string_view> params, std::string* why);
 /// Splits "Name{params}.3" into the name and the output index (when `applyLine`).
 std::string stripOutputIndex(const std::string& head, int* outIndex);
 

@@ -283,6 +283,8 @@ OpPtr build(std::string_view base, std::optional<std::string_view> params, const
         return makeAssert(std::string(p.substr(5, p.size() - 6)));
     if (full == "ScalarFromTensor") return makeScalarFromTensor();
     if (full == "TensorFromScalar") return makeTensorFromScalar();
+    // Products, BLAS and linear algebra (DPrintImportLinalg.cpp).
+    if (OpPtr op = linalgOpFromName(base, params, why)) return op;
     return nullptr;
 }
 

@@ -226,6 +226,36 @@ std::string opFamilyName(const Op& op) {
     case OpKind::LogSoftmax:
     case OpKind::SoftmaxGrad:
     case OpKind::CumOp: return "math";
+    // products, BLAS and linear algebra
+    case OpKind::Blockwise:
+    case OpKind::Dot22:
+    case OpKind::Dot22Scalar:
+    case OpKind::Gemm:
+    case OpKind::Gemv:
+    case OpKind::CGemv:
+    case OpKind::Ger:
+    case OpKind::CGer:
+    case OpKind::BatchedDot:
+    case OpKind::MatrixInverse:
+    case OpKind::Det:
+    case OpKind::SLogDet:
+    case OpKind::Solve:
+    case OpKind::SolveTriangular:
+    case OpKind::Cholesky:
+    case OpKind::CholeskySolve:
+    case OpKind::LU:
+    case OpKind::LUFactor:
+    case OpKind::PivotToPermutations:
+    case OpKind::QR:
+    case OpKind::Eigh:
+    case OpKind::Eigvalsh:
+    case OpKind::SVD:
+    case OpKind::MatrixPinv:
+    case OpKind::Lstsq:
+    case OpKind::Expm:
+    case OpKind::BilinearSolveDiscreteLyapunov:
+    case OpKind::BlockDiagonal:
+    case OpKind::KroneckerProduct: return "math";
     case OpKind::Scan: return "loop";
     case OpKind::Assert:
     case OpKind::ScalarFromTensor:

@@ -5,17 +5,22 @@
 // Not folded, as PyTensor's do_constant_folding decides:
 // - AllocEmpty (never: its value is garbage by definition);
 // - Alloc with no clients, a graph output client, or a client through which it is
-//   lifted or that works inplace on it: Elemwise, DimShuffle, Alloc, Join, and input 0
-//   of IncSubtensor/SetSubtensor (PyTensor 2.34's Alloc rule: a folded Alloc would be
-//   a large constant copied on every call, where the Alloc is computed once in place);
+//   lifted or that works inplace on it: Elemwise, DimShuffle, Alloc, Join, a Blockwise
+//   with batch dims, and input 0 of IncSubtensor/SetSubtensor, Gemv/CGemv and Ger/CGer
+//   (PyTensor 2.34's Alloc rule: a folded Alloc would be a large constant copied on
+//   every call, where the Alloc is computed once in place); nor any Alloc a client
+//   destroys (CGer{destructive}(Alloc(0.0, 4, 3), ...)): a constant cannot be overwritten;
 // - Assert unless every condition is a constant true (folding must not drop a failure).
 // Not folded, tensorlens's own reasons: Scan (a whole loop at rewrite time), Opaque
 // (no kernel), DeepCopyOp (it exists to produce a fresh array), and any node that
-// destroys an input (its kernel would overwrite the constant's data).
+// destroys an input (its kernel would overwrite the constant's data) or whose value a
+// client destroys (the graph would destroy a constant).
 // A kernel that raises (index out of range, shape mismatch) leaves the node alone, so
 // the error still happens when the graph runs.
+#include "analysis/DestroyChecker.h"
 #include "exec/ExecContext.h"
 #include "exec/Executor.h"
+#include "ops/Blockwise.h"
 #include "rewrite/Rewrites.h"
 
 #include <exception>
@@ -47,7 +52,23 @@ bool allocFoldable(const Node& node, std::string& why) {
         case OpKind::Join:
             why = "Alloc feeds " + c.node->label() + ", through which it is lifted";
             return false;
+        case OpKind::Blockwise: {
+            // Blockwise lifts an Alloc through its batch dims, as Elemwise does.
+            std::vector<const Type*> types;
+            for (const Variable* v : c.node->inputs()) types.push_back(&v->type());
+            if (static_cast<const BlockwiseOp&>(c.node->op()).batchNdim(types) > 0) {
+                why = "Alloc feeds " + c.node->label() + ", which has batch dims it is lifted through";
+                return false;
+            }
+            break;
+        }
         case OpKind::IncSubtensor:
+        case OpKind::Gemv:
+        case OpKind::CGemv:
+        case OpKind::Ger:
+        case OpKind::CGer:
+            // PyTensor's list of ops that work inplace on their input 0 (the advanced
+            // set/inc_subtensor ops too): folding would copy the constant on every call.
             if (c.index == 0) {
                 why = "Alloc is the buffer " + c.node->label() + " may overwrite in place";
                 return false;
@@ -55,6 +76,14 @@ bool allocFoldable(const Node& node, std::string& why) {
             break;
         default: break;
         }
+        // Whatever the op, a client that destroys the Alloc's value needs a buffer of
+        // its own: a constant cannot be overwritten.
+        for (const auto& [o, ins] : c.node->op().destroyMap())
+            for (int i : ins)
+                if (i == c.index) {
+                    why = "Alloc is the buffer " + c.node->label() + " overwrites in place";
+                    return false;
+                }
     }
     return true;
 }
@@ -79,6 +108,19 @@ public:
         for (int i = 0; i < node.numInputs(); ++i)
             if (!node.input(i)->isConstant()) return MatchResult::fail(options, [&] { return std::string("input " + std::to_string(i) + " is not a constant"); });
         if (!node.op().destroyMap().empty()) return MatchResult::fail("the node destroys an input");
+        // A value some client overwrites in place (directly or through a view) must stay
+        // a computed buffer: a destroyed constant makes the graph invalid. Graphs compiled
+        // by PyTensor hold such destroyers already (Gemv{inplace}, CGer{destructive}).
+        for (const Variable* out : node.outputs())
+            for (const Variable* a : viewTree(*out))
+                for (const Client& c : a->clients())
+                    if (c.node)
+                        for (const auto& [o, ins] : c.node->op().destroyMap())
+                            for (int i : ins)
+                                if (i == c.index)
+                                    return MatchResult::fail(options, [&] {
+                                        return "its value is overwritten in place by " + c.node->label();
+                                    });
         std::string why;
         if (node.op().kind() == OpKind::Alloc && !allocFoldable(node, why)) return MatchResult::fail(options, [&] { return std::string(why); });
         if (node.op().kind() == OpKind::Assert)

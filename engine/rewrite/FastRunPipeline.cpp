@@ -41,7 +41,11 @@ Pipeline Pipeline::fastRun() {
         std::vector<const NodeRewrite*>{&scanSaveMem()})));
     p.addPhase("specialize", passList(makeSpecializeDriver()));
     p.addPhase("fusion", passList(makeElemwiseFusion(), makeCareduceFusionDriver(), makeScanInnerRewrites(InnerRewriteStage::Late)));
-    p.addPhase("inplace", passList(makeInplaceSetSubtensor(), makeInplaceElemwise(), makeScanMakeInplace()));
+    p.addPhase("inplace", passList(makeBlockwiseInplace(), makeInplaceSetSubtensor(), makeInplaceElemwise(),
+                                   std::make_unique<EquilibriumDriver>(  // PyTensor's position 60: core ops keep inplace
+                                       "local_useless_unbatched_blockwise", std::vector<std::string>{"fast_run", "blockwise"},
+                                       std::vector<const NodeRewrite*>{&localUselessUnbatchedBlockwise()}),
+                                   makeInplaceBlas(), makeScanMakeInplace()));
     p.addPhase("output_protection", passList(makeOutputProtection()));
     p.addPhase("final_merge", passList(makeFinalMergePass()));
     return p;

@@ -59,9 +59,9 @@ std::vector<std::string> Pipeline::unknownNames(const PipelineOptions& options) 
 }
 
 namespace {
-void validateAfter(const Graph& g, std::string_view phase, std::string_view pass) {
+void validateAfter(const Graph& g, std::string_view phase, std::string_view pass, const std::vector<int>& mutableInputs) {
     std::vector<std::string> problems = g.validate();
-    for (std::string& p : destroyHandlerProblems(g)) problems.push_back(std::move(p));
+    for (std::string& p : destroyHandlerProblems(g, mutableInputs)) problems.push_back(std::move(p));
     if (problems.empty()) return;
     std::string msg = "after pass " + std::string(pass) + " (phase " + std::string(phase) + ") the graph is invalid:";
     for (const std::string& p : problems) msg += "\n  " + p;
@@ -102,7 +102,7 @@ void Pipeline::run(Graph& graph, const PipelineOptions& options, Trace* trace) c
             }
             if (trace && !changed && trace->size() != stepsBefore)
                 throw PipelineError("pass " + std::string(pass->name()) + " recorded steps but reported no change");
-            if (changed && options.validate) validateAfter(graph, phase.name, pass->name());
+            if (changed && options.validate) validateAfter(graph, phase.name, pass->name(), options.mutableInputs);
             if (options.onPass) options.onPass(phase.name, pass->name(), changed);
         }
     }

@@ -21,6 +21,9 @@ struct PipelineOptions : RewriteOptions {
     std::set<std::string> include;
     /// Validate the graph (types, clients, acyclic, destroy handler) after every pass that changed it.
     bool validate = true;
+    /// Graph inputs (by position) the graph may overwrite: a Scan step graph's updated
+    /// mit_mot taps (scanMutableInnerInputs). Validation does not count their destruction.
+    std::vector<int> mutableInputs;
     /// Fingerprint the graph around every pass and fail when its "changed" is not honest (test builds).
     bool checkHonestChange = false;
     /// Called after each pass with (phase, pass, changed): progress for the CLI/GUI.

@@ -69,6 +69,15 @@ std::unique_ptr<GraphPass> makeInplaceElemwise();
 /// output_protection: PyTensor's insert_deepcopy (phase output_protection).
 std::unique_ptr<GraphPass> makeOutputProtection();
 
+// ---- products, BLAS and linear algebra ----
+/// blockwise_inplace: PyTensor's InplaceBlockwiseOptimizer (phase inplace, first).
+std::unique_ptr<GraphPass> makeBlockwiseInplace();
+/// local_useless_unbatched_blockwise: a Blockwise without batch dims -> its core op
+/// (phase inplace, after blockwise_inplace and inplace_elemwise, as PyTensor's position 60).
+const NodeRewrite& localUselessUnbatchedBlockwise();
+/// blas_opt_inplace: Gemm / Gemv / CGemv / Ger / CGer write into their first input (phase inplace).
+std::unique_ptr<GraphPass> makeInplaceBlas();
+
 // ---- scan structure ----
 /// scan_merge: PyTensor's ScanMerge, two loops of equal n_steps without a dependency
 /// become one loop "a&b" (phase scan_merge, before scan_merge_states).

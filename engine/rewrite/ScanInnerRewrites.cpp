@@ -7,6 +7,7 @@
 #include "ops/ScanOp.h"
 #include "rewrite/Pipeline.h"
 #include "rewrite/Rewrites.h"
+#include "analysis/DestroyHandler.h"
 #include "analysis/ScanReuseProof.h"
 
 #include <algorithm>
@@ -53,6 +54,8 @@ public:
             if (!scan) continue;
             std::unique_ptr<Graph> body = scan->inner()->clone();
             const uint64_t before = fingerprint(*body);
+            // What PyTensor lets the step overwrite: its updated mit_mot taps.
+            inner.mutableInputs = scanMutableInnerInputs(scan->info());
             changedPasses.clear();
             try {
                 pipeline.run(*body, inner);

@@ -34,6 +34,36 @@ OpFamily opFamily(const Op& op) {
     case OpKind::LogSoftmax:
     case OpKind::SoftmaxGrad:
     case OpKind::CumOp: return OpFamily::Reduction;
+    // products, BLAS and linear algebra
+    case OpKind::Blockwise:
+    case OpKind::Dot22:
+    case OpKind::Dot22Scalar:
+    case OpKind::Gemm:
+    case OpKind::Gemv:
+    case OpKind::CGemv:
+    case OpKind::Ger:
+    case OpKind::CGer:
+    case OpKind::BatchedDot:
+    case OpKind::MatrixInverse:
+    case OpKind::Det:
+    case OpKind::SLogDet:
+    case OpKind::Solve:
+    case OpKind::SolveTriangular:
+    case OpKind::Cholesky:
+    case OpKind::CholeskySolve:
+    case OpKind::LU:
+    case OpKind::LUFactor:
+    case OpKind::PivotToPermutations:
+    case OpKind::QR:
+    case OpKind::Eigh:
+    case OpKind::Eigvalsh:
+    case OpKind::SVD:
+    case OpKind::MatrixPinv:
+    case OpKind::Lstsq:
+    case OpKind::Expm:
+    case OpKind::BilinearSolveDiscreteLyapunov:
+    case OpKind::BlockDiagonal:
+    case OpKind::KroneckerProduct: return OpFamily::Reduction;
     case OpKind::Assert: return OpFamily::Check;
     case OpKind::Scalar: return OpFamily::Scalar;
     case OpKind::Opaque: return OpFamily::Other;

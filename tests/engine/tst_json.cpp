@@ -17,6 +17,8 @@
 #include "ops/Shape.h"
 #include "ops/TensorScalar.h"
 
+#include "LinalgTestGraphs.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -63,7 +65,9 @@ std::unique_ptr<Graph> everyOpKind() {
     Variable* ss = o.ap(makeSpecifyShape(), {as, o.c(5, DType::Int64), o.c(4, DType::Int64)});  // SpecifyShape
     Variable* ub = o.ap(makeUnbroadcast({0}), {o.ap(expandDims0(), {v})});             // Unbroadcast
     Variable* op = o.ap(makeOpaque("Mystery{42}", {vec(U)}), {v});                     // Opaque
-    auto g = o.finish({ss, sum, shp, back, al, ae, ub, op});
+    std::vector<Variable*> outs{ss, sum, shp, back, al, ae, ub, op};
+    for (Variable* v : linalgOpKinds(o)) outs.push_back(v);  // products, BLAS, linear algebra
+    auto g = o.finish(outs);
     return g;
 }
 

@@ -9,6 +9,9 @@ std::vector<Variable*> ropOfNode(GraphBuilder& b, const Node& node, std::span<Va
     case OpKind::Elemwise: return elemwiseRop(b, node, inputTangents);
     case OpKind::Scalar: return scalarNodeRop(b, node, inputTangents);
     case OpKind::Scan: return scanRop(b, node, inputTangents);
+    case OpKind::Blockwise:
+    case OpKind::BatchedDot:
+    case OpKind::MatrixInverse: return linalgRop(b, node, inputTangents);
     default: break;
     }
     if (RopRule rule = arrayRopRule(node.op().kind())) return rule(b, node, inputTangents);

@@ -18,6 +18,8 @@ std::vector<Variable*> ropOfNode(GraphBuilder& b, const Node& node, std::span<Va
 std::vector<Variable*> elemwiseRop(GraphBuilder& b, const Node& node, std::span<Variable* const> inputTangents);
 std::vector<Variable*> scalarNodeRop(GraphBuilder& b, const Node& node, std::span<Variable* const> inputTangents);
 std::vector<Variable*> scanRop(GraphBuilder& b, const Node& node, std::span<Variable* const> inputTangents);
+/// Products and the inverse: BatchedDot, MatrixInverse, Blockwise of Dot or MatrixInverse (builder/rop/LinalgRop.cpp).
+std::vector<Variable*> linalgRop(GraphBuilder& b, const Node& node, std::span<Variable* const> inputTangents);
 /// Structural and indexing ops (builder/rop/ArrayRop.cpp); null when the family has no rule there.
 using RopRule = std::vector<Variable*> (*)(GraphBuilder&, const Node&, std::span<Variable* const>);
 RopRule arrayRopRule(OpKind kind);

@@ -1,0 +1,58 @@
+#pragma once
+// Blockwise: PyTensor's generalisation of a core op to batch dimensions
+// (pytensor/tensor/blockwise.py). A gufunc signature such as "(m,m),(m,n)->(m,n)"
+// gives each input's and output's core dims (the trailing ones); the leading dims
+// are batch dims, broadcast across inputs as NumPy does, and the core op runs once
+// per batch element. Printed as "Blockwise{<core op>, <signature>}", or by its
+// name where it has one ("Matmul" for Blockwise{Dot}). Its destroy_map is the core
+// op's (PyTensor requires them equal).
+#include "ir/Op.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tl {
+
+/// A parsed gufunc signature: the core dim names of each input and output.
+struct GufuncSignature {
+    std::string text;  // as written, e.g. "(m,n),(n,p)->(m,p)"
+    std::vector<std::vector<std::string>> inputs, outputs;
+    /// Parses NumPy's grammar (spaces ignored); std::invalid_argument naming what is wrong.
+    static GufuncSignature parse(const std::string& text);
+};
+
+class BlockwiseOp final : public Op {
+public:
+    BlockwiseOp(OpPtr core, GufuncSignature signature, std::optional<std::string> name);
+    const Op& core() const { return *m_core; }
+    const OpPtr& corePtr() const { return m_core; }
+    const GufuncSignature& signature() const { return m_sig; }
+    const std::optional<std::string>& displayName() const { return m_name; }
+    /// The number of batch dims of a node of this op with these input types.
+    int batchNdim(std::span<const Type* const> inputs) const;
+
+    std::string name() const override;
+    std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
+    std::vector<Type> inferTypesWithConstants(std::span<const Type* const> inputs,
+                                              std::span<const NDArray* const> constantValues) const override;
+    void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    AliasMap destroyMap() const override { return m_core->destroyMap(); }
+    AliasMap viewMap() const override { return m_core->viewMap(); }
+    nlohmann::json params() const override;
+    std::shared_ptr<const Graph> innerGraph() const override { return m_core->innerGraph(); }
+
+private:
+    std::vector<Type> infer(std::span<const Type* const> inputs, std::span<const NDArray* const> constants) const;
+    OpPtr m_core;
+    GufuncSignature m_sig;
+    std::optional<std::string> m_name;
+};
+
+/// Blockwise(core) with the signature given (PyTensor takes the core op's
+/// gufunc_signature when none is), optionally named.
+OpPtr makeBlockwise(OpPtr core, const std::string& signature, std::optional<std::string> name = std::nullopt);
+/// pt.matmul's op: Blockwise{Dot, (m,n),(n,p)->(m,p)} named "Matmul".
+OpPtr makeMatmul();
+
+} // namespace tl

@@ -1,0 +1,60 @@
+#pragma once
+// Factories of the linear-algebra core ops (pytensor.tensor.slinalg / nlinalg),
+// with PyTensor's props and defaults. Each op is a core op over matrices; the
+// builder wraps it in Blockwise with gufuncSignature(), as pytensor.tensor.linalg
+// does. Kernels and type rules: ops/LinalgOp.h and the ops/Linalg*.cpp files.
+#include "ir/Op.h"
+
+#include <string>
+#include <vector>
+
+namespace tl {
+
+// numpy.linalg
+OpPtr makeMatrixInverse();
+OpPtr makeDet();
+OpPtr makeSLogDet();
+/// Eigen-decomposition of a symmetric matrix from its UPLO ("L" or "U") triangle.
+OpPtr makeEigh(const std::string& uplo = "L");
+OpPtr makeSVD(bool fullMatrices = true, bool computeUv = true);
+OpPtr makeMatrixPinv(bool hermitian = false);
+/// np.linalg.lstsq(x, y, rcond): (solution, residuals, rank, singular values).
+OpPtr makeLstsq();
+
+// scipy.linalg
+/// assume_a: "gen", "sym", "her", "pos", "tridiagonal" or "banded"; b_ndim 1 or 2.
+OpPtr makeSolve(const std::string& assumeA, bool lower, bool checkFinite, int bNdim, bool overwriteA = false,
+                bool overwriteB = false);
+OpPtr makeSolveTriangular(bool unitDiagonal, bool lower, bool checkFinite, int bNdim, bool overwriteB = false);
+/// on_error: "raise" or "nan".
+OpPtr makeCholesky(bool lower = true, bool checkFinite = false, const std::string& onError = "raise",
+                   bool overwriteA = false);
+OpPtr makeCholeskySolve(bool lower, bool checkFinite, int bNdim, bool overwriteB = false);
+OpPtr makeLU(bool permuteL = false, bool overwriteA = false, bool checkFinite = true, bool pIndices = false);
+OpPtr makeLUFactor(bool overwriteA = false, bool checkFinite = true);
+OpPtr makePivotToPermutations(bool inverse = true);
+/// mode: "full", "economic", "r" or "raw".
+OpPtr makeQR(const std::string& mode = "full", bool overwriteA = false, bool pivoting = false, bool checkFinite = false);
+OpPtr makeEigvalsh(bool lower = true);
+OpPtr makeExpm();
+OpPtr makeBilinearSolveDiscreteLyapunov();
+OpPtr makeBlockDiagonal(int nInputs);
+/// np.kron of two arrays of equal rank (the builder pads the lower-rank one).
+OpPtr makeKroneckerProduct();
+
+/// The op's gufunc signature as PyTensor gives it ("(m,m),(m)->(m)" for a Solve with
+/// b_ndim=1), for the linear-algebra ops, Dot and BatchedDot; std::invalid_argument
+/// for an op without one.
+std::string gufuncSignature(const Op& core);
+
+} // namespace tl
+
+namespace tl {
+
+/// PyTensor's Op.inplace_on_inputs for the linear-algebra core ops: the op that
+/// overwrites one of the `allowed` inputs where it can (Solve prefers b, then A unless
+/// tridiagonal; SolveTriangular and CholeskySolve b; Cholesky, LU, LUFactor and QR A),
+/// or `core` itself when none of them can be.
+OpPtr inplaceOnInputs(const OpPtr& core, const std::vector<int>& allowed);
+
+} // namespace tl

@@ -1,0 +1,49 @@
+// blas_opt_inplace: PyTensor's local_inplace_gemm, local_inplace_gemv and
+// local_inplace_ger. Gemm, Gemv/CGemv and Ger/CGer write into their first input
+// (z, y, A) instead of a copy when the destroy handler can order every other
+// reader of it first; never a constant, a graph input or a graph output.
+//   CGemv{no_inplace}(AllocEmpty(5), 1.0, A, x, 0.0) -> CGemv{inplace}(...), d={0: [0]}
+#include "analysis/DestroyChecker.h"
+#include "ops/BlasOps.h"
+#include "rewrite/Rewrites.h"
+
+namespace tl {
+
+namespace {
+
+constexpr std::string_view kName = "blas_opt_inplace";
+
+class InplaceBlas final : public GraphPass {
+public:
+    std::string_view name() const override { return kName; }
+    std::vector<std::string> tags() const override { return {"fast_run", "inplace", "blas_opt_inplace"}; }
+
+    bool run(Rewriter& rewriter, const RewriteOptions& options) override {
+        DestroyChecker checker(rewriter.graph());
+        bool changed = false;
+        for (Node* n : rewriter.graph().toposort()) {
+            const auto* blas = dynamic_cast<const BlasOp*>(&n->op());
+            const OpKind k = n->op().kind();
+            const bool updates = k == OpKind::Gemm || k == OpKind::Gemv || k == OpKind::CGemv || k == OpKind::Ger || k == OpKind::CGer;
+            if (!blas || !updates || blas->inPlace()) continue;
+            if (auto why = checker.tryDestroy(*n, 0)) {
+                if (options.explain) rewriter.matchFailure(kName, *n, *why);
+                continue;
+            }
+            OpPtr op = blas->withInPlace(true);
+            const std::string before = aliasMapText(n->op().destroyMap()), after = aliasMapText(op->destroyMap());
+            RewriteScope scope(rewriter, kName, n);
+            rewriter.setOp(n, std::move(op));
+            rewriter.attribute(n->id(), "destroy_map", before, after, "writes into its first input instead of a copy");
+            scope.setChanged();
+            changed = true;
+        }
+        return changed;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<GraphPass> makeInplaceBlas() { return std::make_unique<InplaceBlas>(); }
+
+} // namespace tl

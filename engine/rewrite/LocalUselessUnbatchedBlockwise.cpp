@@ -1,0 +1,78 @@
+// local_useless_unbatched_blockwise: a Blockwise without batch dims (or whose batch
+// dims are all statically 1) is its core op, as PyTensor's rewrite of that name
+// makes it; length-1 batch dims are dropped before and put back after.
+//   Blockwise{MatrixInverse, (m,m)->(m,m)}(A: (4, 4))   -> MatrixInverse(A)
+//   Matmul(x: (1, 3, 4), y: (1, 4, 2))                   -> ExpandDims{axis=0}(Dot(x[0], y[0]))
+// PyTensor runs it late (position 60, after blockwise_inplace), so the inplace
+// forms carry over to the core op.
+#include "ops/Blockwise.h"
+#include "ops/DimShuffle.h"
+#include "rewrite/Rewrites.h"
+
+#include <numeric>
+
+namespace tl {
+
+namespace {
+
+class LocalUselessUnbatchedBlockwise final : public NodeRewrite {
+public:
+    std::string_view name() const override { return "local_useless_unbatched_blockwise"; }
+    std::vector<std::string> tags() const override { return {"fast_run", "fast_compile", "blockwise"}; }
+    std::vector<OpKind> rootKinds() const override { return {OpKind::Blockwise}; }
+
+    MatchResult match(const Node& node, const RewriteOptions& options) const override {
+        const auto& bw = static_cast<const BlockwiseOp&>(node.op());
+        std::vector<const Type*> types;
+        for (const Variable* v : node.inputs()) types.push_back(&v->type());
+        const int batch = bw.batchNdim(types);
+        for (int i = 0; i < node.numInputs(); ++i) {
+            const Type& t = node.input(i)->type();
+            const int nb = t.ndim() - static_cast<int>(bw.signature().inputs[i].size());
+            if (nb != batch) return MatchResult::fail("an input has fewer batch dims than the output");
+            for (int d = 0; d < nb; ++d)
+                if (t.shape[d] != 1)
+                    return MatchResult::fail(options, [&] {
+                        return "input " + std::to_string(i) + " has batch dim " + std::to_string(d) + " of length " +
+                               (t.shape[d] == kUnknownDim ? std::string("?") : std::to_string(t.shape[d]));
+                    });
+        }
+        return MatchResult::ok(std::make_unique<RewriteMatch>());
+    }
+
+    void apply(Rewriter& rewriter, Node& node, const RewriteMatch&, const RewriteOptions&) const override {
+        const auto& bw = static_cast<const BlockwiseOp&>(node.op());
+        std::vector<const Type*> types;
+        for (const Variable* v : node.inputs()) types.push_back(&v->type());
+        const int batch = bw.batchNdim(types);
+        std::vector<Variable*> ins;
+        for (Variable* v : node.inputs()) {
+            if (batch == 0) {
+                ins.push_back(v);
+                continue;
+            }
+            std::vector<int> keep(static_cast<size_t>(v->type().ndim() - batch));
+            std::iota(keep.begin(), keep.end(), batch);
+            ins.push_back(rewriter.create(makeDimShuffle(v->type().ndim(), keep), {v})->output(0));
+        }
+        Node* core = rewriter.create(bw.corePtr(), ins);
+        for (int k = 0; k < node.numOutputs(); ++k) {
+            Variable* out = core->output(k);
+            if (batch > 0) {
+                std::vector<int> order(static_cast<size_t>(batch), -1);
+                for (int d = 0; d < out->type().ndim(); ++d) order.push_back(d);
+                out = rewriter.create(makeDimShuffle(out->type().ndim(), order), {out})->output(0);
+            }
+            rewriter.replace(node.output(k), out);
+        }
+    }
+};
+
+} // namespace
+
+const NodeRewrite& localUselessUnbatchedBlockwise() {
+    static const LocalUselessUnbatchedBlockwise r;
+    return r;
+}
+
+} // namespace tl

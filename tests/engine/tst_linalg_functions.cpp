@@ -1,0 +1,105 @@
+// The matrix functions (Expm in each of its Pade degrees, the bilinear discrete
+// Lyapunov solver) and the structural BlockDiagonal and KroneckerProduct against
+// SciPy's and NumPy's numbers; their names, dtypes and static types.
+#include "TestSuites.h"
+#include "LinalgTestUtil.h"
+
+#include "builder/Linalg.h"
+#include "ops/Linalg.h"
+
+#include <QtTest>
+
+using namespace tl;
+using namespace tl::test;
+
+namespace {
+QString str(const std::string& s) { return QString::fromStdString(s); }
+} // namespace
+
+class TestLinalgFunctions : public QObject {
+    Q_OBJECT
+private slots:
+    void expm_data() {
+        QTest::addColumn<QString>("refName");
+        QTest::newRow("norm below theta_3 (degree 3)") << "expm_small";
+        QTest::newRow("degree 7 or 9") << "expm_medium";
+        QTest::newRow("degree 13 with squaring") << "expm_large";
+        QTest::newRow("a rate matrix") << "expm_rate";
+    }
+    void expm() {
+        QFETCH(QString, refName);
+        const RefCase r = refCase(refName.toStdString());
+        TL_COMPARE_REF(runNode(makeExpm(), {r.inputs.at("a")})[0], r.outputs[0], 1e-12);
+        TL_COMPARE_REF(runNode(makeExpm(), {r.inputs.at("a").astype(DType::Float32)})[0], r.outputs[0], 1e-5);
+    }
+
+    void expmTypes() {
+        QCOMPARE(str(makeExpm()->name()), "Expm");
+        const Type t = Type::tensor(DType::Int16, {3, 3});
+        const Type* ts[] = {&t};
+        // PyTensor: matrix(dtype=A.dtype), no static shape.
+        QCOMPARE(str(makeExpm()->inferTypes(ts)[0].toString()), "Matrix(int16, shape=(?, ?))");
+        // expm(0) = I, in the input's dtype.
+        const NDArray z = runNode(makeExpm(), {NDArray::zeros(DType::Int64, {2, 2})})[0];
+        TL_COMPARE_ARRAYS(z, NDArray::fromVector(DType::Int64, {2, 2}, {1, 0, 0, 1}), 0, 0);
+        QVERIFY(errorOf([] { runNode(makeExpm(), {NDArray::zeros(DType::Float64, {2, 3})}); }).find("square") != std::string::npos);
+    }
+
+    void lyapunov() {
+        const RefCase r = refCase("lyapunov");
+        const NDArray x = runNode(makeBilinearSolveDiscreteLyapunov(), {r.inputs.at("a"), r.inputs.at("q")})[0];
+        TL_COMPARE_REF(x, r.outputs[0], 1e-12);
+        // It solves A X A^T - X + Q = 0.
+        const NDArray& a = r.inputs.at("a");
+        const NDArray axat = refMatmul(refMatmul(a, x), refTranspose(a));
+        NDArray residual = axat.copy();
+        for (int64_t i = 0; i < residual.size(); ++i)
+            residual.data<double>()[i] += r.inputs.at("q").flatGet(i) - x.flatGet(i);
+        TL_COMPARE_REF(residual, NDArray::zeros(DType::Float64, residual.shape()), 1e-12);
+        QCOMPARE(str(makeBilinearSolveDiscreteLyapunov()->name()), "BilinearSolveDiscreteLyapunov");
+        // A + I singular: the inverse in the bilinear transform fails, naming the node.
+        const NDArray minusI = NDArray::fromVector(DType::Float64, {2, 2}, {-1, 0, 0, 2});
+        const std::string e = errorOf([&] { runNode(makeBilinearSolveDiscreteLyapunov(), {minusI, minusI}); });
+        QVERIFY2(e.find("BilinearSolveDiscreteLyapunov#") != std::string::npos && e.find("Singular") != std::string::npos, e.c_str());
+    }
+
+    void blockDiagonal() {
+        const RefCase r = refCase("block_diag");
+        OpPtr op = makeBlockDiagonal(2);
+        TL_COMPARE_REF(runNode(op, {r.inputs.at("a"), r.inputs.at("b")})[0], r.outputs[0], 0);
+        QCOMPARE(str(op->name()), "BlockDiagonal{n_inputs=2}");
+        QCOMPARE(gufuncSignature(*op), std::string("(m0,n0),(m1,n1)->(m,n)"));
+        // dtype: the promotion of all inputs (bool with int8 is int8, uint8 with int8 int16).
+        const Type b = Type::tensor(DType::Bool, {2, 2}), i8 = Type::tensor(DType::Int8, {1, 3}),
+                   u8 = Type::tensor(DType::UInt8, {2, kUnknownDim});
+        const Type* bi[] = {&b, &i8};
+        const Type* ui[] = {&u8, &i8};
+        QCOMPARE(str(op->inferTypes(bi)[0].toString()), "Matrix(int8, shape=(3, 5))");
+        QCOMPARE(str(op->inferTypes(ui)[0].toString()), "Matrix(int16, shape=(3, ?))");
+        const NDArray mixed = runNode(op, {NDArray::fromVector(DType::Bool, {1, 1}, {1}), NDArray::fromVector(DType::Int8, {1, 2}, {-3, 4})})[0];
+        TL_COMPARE_ARRAYS(mixed, NDArray::fromVector(DType::Int8, {2, 3}, {1, 0, 0, 0, -3, 4}), 0, 0);
+        checkJsonRoundTrip(op);
+        QVERIFY(errorOf([] { makeBlockDiagonal(0); }).find("greater than 0") != std::string::npos);
+    }
+
+    void kronecker() {
+        const RefCase r = refCase("kron"), r3 = refCase("kron3");
+        OpPtr op = makeKroneckerProduct();
+        TL_COMPARE_REF(runNode(op, {r.inputs.at("a"), r.inputs.at("b")})[0], r.outputs[0], 1e-15);
+        TL_COMPARE_REF(runNode(op, {r3.inputs.at("a"), r3.inputs.at("b")})[0], r3.outputs[0], 1e-15);
+        QCOMPARE(str(op->name()), "KroneckerProduct{inline=False}");
+        // Integers multiply exactly (wrapping as NumPy's int arithmetic).
+        const NDArray a = NDArray::fromVector(DType::Int16, {1, 2}, {3, -2});
+        const NDArray b = NDArray::fromVector(DType::Int16, {2, 1}, {5, 7});
+        TL_COMPARE_ARRAYS(runNode(op, {a, b})[0], NDArray::fromVector(DType::Int16, {2, 2}, {15, -10, 21, -14}), 0, 0);
+        // The builder pads the lower-rank input as pt.linalg.kron does.
+        GraphBuilder g;
+        Var m = g.input("m", DType::Float64, {2, 2}), v = g.input("v", DType::Float64, {3});
+        Var k = linalg::kron(m, v);
+        QCOMPARE(str(k.type().toString()), "Matrix(float64, shape=(?, ?))");
+        QVERIFY(errorOf([&] { linalg::kron(v, v); }).find("sum to 3 or more") != std::string::npos);
+    }
+};
+
+TL_TEST_SUITE(TestLinalgFunctions)
+#include "tst_linalg_functions.moc"
