@@ -112,6 +112,12 @@ DType smallestIntDType(const Literal& lit);
 /// Scan and Composite are built by the caller (they need their bodies).
 OpPtr opFromName(const std::string& name, const std::vector<Variable*>& inputs, const std::optional<AliasMap>& destroy,
                  std::string* why);
+/// Advanced indexing, MakeSlice and IfElse by their printed names (DPrintImportGraphOps.cpp),
+/// or null when `base` is none of them. OpFromGraph is built by the caller (it needs its body).
+OpPtr indexingOpFromName(std::string_view base, std::optional<std::string_view> params, const std::vector<Variable*>& inputs,
+                         const std::optional<AliasMap>& destroy, std::string* why);
+/// True for an OpFromGraph's printed name: "residual_layer{inline=False}", "Pad{inline=True}".
+bool isGraphOpName(const std::string& name);
 /// A scalar op inside a Composite body ("exp", "add", "Cast{float32}", "LT"), or null.
 OpPtr scalarOpFromName(const std::string& name);
 /// Splits "Name{params}.3" into the name and the output index (when `applyLine`).

@@ -234,6 +234,7 @@ OpPtr build(std::string_view base, std::optional<std::string_view> params, const
         return makeAssert(std::string(p.substr(5, p.size() - 6)));
     if (full == "ScalarFromTensor") return makeScalarFromTensor();
     if (full == "TensorFromScalar") return makeTensorFromScalar();
+    if (OpPtr op = indexingOpFromName(base, params, in, destroy, why)) return op;
     return nullptr;
 }
 

@@ -16,6 +16,9 @@ template <typename... P> std::vector<std::unique_ptr<GraphPass>> passList(P&&...
 
 Pipeline Pipeline::fastRun() {
     Pipeline p;
+    p.addPhase("ofg_inline", passList(std::make_unique<EquilibriumDriver>(  // PyTensor's -0.01: before merge
+        "inline_ofg_expansion", std::vector<std::string>{"fast_run", "fast_compile"},
+        std::vector<const NodeRewrite*>{&inlineOfgExpansion()})));
     p.addPhase("merge", passList(makeMergePass()));
     p.addPhase("shape", passList(makeShapeDriver()));
     p.addPhase("useless", passList(makeUselessDriver()));
@@ -35,7 +38,9 @@ Pipeline Pipeline::fastRun() {
         std::vector<const NodeRewrite*>{&scanSaveMem()})));
     p.addPhase("specialize", passList(makeSpecializeDriver()));
     p.addPhase("fusion", passList(makeElemwiseFusion(), makeScanInnerRewrites(InnerRewriteStage::Late)));
-    p.addPhase("inplace", passList(makeInplaceSetSubtensor(), makeInplaceElemwise(), makeScanMakeInplace()));
+    p.addPhase("inplace", passList(makeInplaceSetSubtensor(), makeInplaceElemwise(), makeScanMakeInplace(),
+                                   makeLocalInplaceAdvancedIncSubtensor1(), makeLocalInplaceAdvancedIncSubtensor(),
+                                   makeCondMakeInplace()));
     p.addPhase("output_protection", passList(makeOutputProtection()));
     p.addPhase("final_merge", passList(makeFinalMergePass()));
     return p;

@@ -21,5 +21,9 @@ std::vector<Variable*> scanRop(GraphBuilder& b, const Node& node, std::span<Vari
 /// Structural and indexing ops (builder/rop/ArrayRop.cpp); null when the family has no rule there.
 using RopRule = std::vector<Variable*> (*)(GraphBuilder&, const Node&, std::span<Variable* const>);
 RopRule arrayRopRule(OpKind kind);
+/// Advanced indexing (builder/rop/IndexingRop.cpp) and IfElse / OpFromGraph
+/// (builder/rop/ControlFlowRop.cpp); null when the family has no rule there.
+RopRule advancedIndexingRopRule(OpKind kind);
+RopRule controlFlowRopRule(OpKind kind);
 
 } // namespace tl
