@@ -52,22 +52,22 @@ SCALAR_PROPS = {"Cast": lambda s: {"dtype": str(s.o_type.dtype)},
 # OpFromGraph subclasses keep their parameters as attributes (their __props__ are empty);
 # their inner graph is written as the node's "inner".
 GRAPH_OP_ATTRS = {"AllocDiag": ("axis1", "axis2", "offset"), "Einsum": ("subscripts", "path", "optimized"),
-                  "Pad": ("pad_mode", "reflect_type"), "OpFromGraph": ("name",)}
+                  "Pad": ("pad_mode", "reflect_type"), "OpFromGraph": ("name",), "IfElse": ("name",)}
 
 _TOOLS = os.path.dirname(os.path.abspath(__file__))
-_DEFS = os.path.join(os.path.dirname(_TOOLS), "engine", "ops")
+_ENGINE = os.path.join(os.path.dirname(_TOOLS), "engine")
 _known = None
 
 
 def tensorlens_names():
     """(op kinds, scalar op keys) of the tensorlens checkout beside this file
-    (engine/ops/OpKinds.def, ScalarOps.def), or None where there is none."""
+    (engine/ir/OpKinds.def, engine/ops/ScalarOps.def), or None where there is none."""
     global _known
     if _known is None:
         try:
-            with open(os.path.join(_DEFS, "OpKinds.def")) as f:
+            with open(os.path.join(_ENGINE, "ir", "OpKinds.def")) as f:
                 kinds = set(re.findall(r'^TL_OP_KIND\(\w+,\s*"([^"]+)"\)', f.read(), re.M))
-            with open(os.path.join(_DEFS, "ScalarOps.def")) as f:
+            with open(os.path.join(_ENGINE, "ops", "ScalarOps.def")) as f:
                 scalars = set(re.findall(r'^TL_SCALAR_OP\(\w+,\s*"([^"]+)"', f.read(), re.M))
             _known = (kinds, scalars)
         except OSError:
@@ -157,6 +157,8 @@ def op_json(op):
     if kind == "Blockwise":
         params["signature"] = str(op.signature)
         params["name"] = getattr(op, "name", None)
+    if kind == "OpFromGraph":
+        params["inline"] = bool(getattr(op, "is_inline", False))
     for key in ("destroy_map", "view_map"):
         m = getattr(op, key, None)
         if m:

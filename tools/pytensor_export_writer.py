@@ -221,6 +221,8 @@ class _Writer:
     def _opaque(self, node, why):
         self.notes.append(f"{node.op}: exported as Opaque ({why})")
         p = {"name": str(node.op), "output_types": []}
+        if why == RANDOM_NOTE or _draws_random_numbers(node.op):
+            p["random"] = True  # running it says so by name (docs/pytensor-export.md)
         for v in node.outputs:
             p["output_types"].append(_type_json(v.type) if self._written(v) else PLACEHOLDER)
         for key in ("destroy_map", "view_map"):
@@ -376,6 +378,28 @@ class _Writer:
         inner = _Writer(self.notes, opaque_unknown=self.opaque_unknown).body(
             inner_fg.inputs, inner_fg.outputs, inner_fg.toposort())
         return "Scan", params, inner
+
+
+def _is_random_variable(op):
+    return any(c.__name__ == "RandomVariable" for c in type(op).__mro__)
+
+
+def _draws_random_numbers(op):
+    """A random variable, or an op whose inner graph (a Scan's loop) holds one."""
+    if _is_random_variable(op):
+        return True
+    fg = getattr(op, "fgraph", None)
+    if not isinstance(fg, FunctionGraph):
+        return False
+    stack = list(fg.apply_nodes)
+    while stack:
+        n = stack.pop()
+        if _is_random_variable(n.op):
+            return True
+        inner = getattr(n.op, "fgraph", None)
+        if isinstance(inner, FunctionGraph):
+            stack.extend(inner.apply_nodes)
+    return False
 
 
 def _missing_names(r):

@@ -59,7 +59,7 @@ std::vector<ReuseProof> proveRowReuse(const Graph& inner, const ScanInfo& info, 
     for (int s = info.nMitMot(); s < T && s < static_cast<int>(candidate.size()); ++s) {
         if (!candidate[s]) continue;
         ReuseProof& p = result[s];
-        const Variable* tap = inner.inputs()[info.innerInTap(s, 0)];
+        const Variable* tap = inner.inputs()[info.innerInTap(s, info.oldestTapIndex(s))];
         const Variable* out = inner.output(info.innerOutState(s));
         const Node* w = out->owner();
         if (!w || isViewOf(*w, out->outputIndex()) || !w->op().destroyMap().empty() || outputCount[out] > 1) {

@@ -55,6 +55,16 @@ std::vector<Var> GraphBuilder::apply(OpPtr op, std::vector<Var> inputs) {
     return outs;
 }
 
+std::vector<Var> GraphBuilder::apply(OpPtr op, std::vector<Var> inputs, const std::vector<Type>& declared) {
+    std::vector<Variable*> ins;
+    ins.reserve(inputs.size());
+    for (Var& v : inputs) ins.push_back(capture(v).get());
+    Node* n = m_assembler.addNode(std::move(op), std::move(ins), std::nullopt, &declared);
+    std::vector<Var> outs;
+    for (Variable* o : n->outputs()) outs.emplace_back(this, o);
+    return outs;
+}
+
 std::unique_ptr<Graph> GraphBuilder::finish(const std::vector<Var>& outputs) {
     std::vector<Variable*> outs;
     for (const Var& v : outputs) outs.push_back(capture(v).get());

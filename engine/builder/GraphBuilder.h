@@ -60,6 +60,9 @@ public:
 
     /// Applies an op; inputs from an enclosing builder are captured first.
     std::vector<Var> apply(OpPtr op, std::vector<Var> inputs);
+    /// The same with the output types PyTensor's make_node gives, where they are more
+    /// precise than the op infers from its inputs alone (they must be compatible).
+    std::vector<Var> apply(OpPtr op, std::vector<Var> inputs, const std::vector<Type>& declared);
     Var apply1(OpPtr op, std::vector<Var> inputs) { return apply(std::move(op), std::move(inputs)).at(0); }
 
     /// Wraps a Variable of this builder's graph.

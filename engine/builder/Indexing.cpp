@@ -1,5 +1,6 @@
 #include "builder/Indexing.h"
 
+#include "builder/AdvancedIndexing.h"
 #include "builder/Math.h"
 
 #include "ops/Alloc.h"
@@ -79,6 +80,8 @@ Var incOrSet(Var x, Var y, const std::vector<Idx>& idx, bool set, bool inplace) 
 
 Var incOrSetOfSubtensor(Var sub, Var y, bool set) {
     Node* n = sub.get()->owner();
+    if (n && (n->op().kind() == OpKind::AdvancedSubtensor || n->op().kind() == OpKind::AdvancedSubtensor1))
+        return advancedIncSubtensor(sub, y, set);
     const auto* op = n ? dynamic_cast<const SubtensorOp*>(&n->op()) : nullptr;
     if (!op)
         throw std::invalid_argument(std::string(set ? "setSubtensor" : "incSubtensor") +

@@ -67,8 +67,9 @@ Var slice(Var x, std::optional<IntArg> start, std::optional<IntArg> stop, std::o
 /// pt.set_subtensor(x[idx], y) / pt.inc_subtensor(x[idx], y).
 Var setSubtensor(Var x, Var y, const std::vector<Idx>& idx, bool inplace = false);
 Var incSubtensor(Var x, Var y, const std::vector<Idx>& idx, bool inplace = false);
-/// The same, given the result of subtensor()/index()/slice() as PyTensor's first argument.
-/// Throws std::invalid_argument when `sub` is not the output of a Subtensor.
+/// The same, given the result of subtensor()/index()/slice() as PyTensor's first argument,
+/// or of getItem() with advanced indices (builder/AdvancedIndexing.h: AdvancedIncSubtensor).
+/// Throws std::invalid_argument when `sub` is not the output of a Subtensor or advanced indexing.
 Var setSubtensor(Var sub, Var y);
 Var incSubtensor(Var sub, Var y);
 

@@ -42,8 +42,7 @@ bool isIntScalarVar(const Var& v) { return (v.type().isScalarType() || v.ndim() 
 
 struct Entry {
     int user = 0;             // position in outputs_info
-    std::vector<int> taps;    // as the user gave them
-    std::vector<int> sorted;  // ascending (ScanInfo order)
+    std::vector<int> taps;  // as the user gave them, which is also ScanInfo's order (PyTensor's)
     int64_t initRows = 0;
     Var init;
 };
@@ -70,9 +69,8 @@ ScanResult scan(GraphBuilder& b, const StepFn& step, const ScanArgs& args) {
             if (!seen.insert(t).second)
                 throw std::invalid_argument("scan: outputs_info[" + std::to_string(i) + "]: all the taps must be different");
         }
-        Entry e{static_cast<int>(i), o.taps, o.taps, 0, b.capture(o.initial)};
-        std::sort(e.sorted.begin(), e.sorted.end());
-        e.initRows = -e.sorted.front();
+        Entry e{static_cast<int>(i), o.taps, 0, b.capture(o.initial)};
+        e.initRows = -*std::min_element(o.taps.begin(), o.taps.end());
         if (o.taps == std::vector<int>{-1}) {
             kind[i] = 2;
             sitSot.push_back(std::move(e));
@@ -166,10 +164,8 @@ ScanResult scan(GraphBuilder& b, const StepFn& step, const ScanArgs& args) {
     std::vector<std::vector<Var>> tapArgs(args.outputsInfo.size());
     for (const Entry& e : mitSot) {
         const Type t = rowType(e.init, "a mit_sot initial value");
-        std::vector<Var> ph;
-        for (size_t k = 0; k < e.sorted.size(); ++k) ph.push_back(inner.placeholder(t));
-        for (int tap : e.taps)
-            tapArgs[e.user].push_back(ph[std::find(e.sorted.begin(), e.sorted.end(), tap) - e.sorted.begin()]);
+        // One inner input per tap in the order given, as PyTensor's scan() makes them.
+        for (size_t k = 0; k < e.taps.size(); ++k) tapArgs[e.user].push_back(inner.placeholder(t));
     }
     for (const Entry& e : sitSot) tapArgs[e.user].push_back(inner.placeholder(e.init.type()));
     std::vector<Var> untracedPh;
@@ -210,7 +206,7 @@ ScanResult scan(GraphBuilder& b, const StepFn& step, const ScanArgs& args) {
     const auto captures = inner.captures();  // explicit non_sequences first, then what the step used
     ScanInfo info;
     info.nSeqs = static_cast<int>(seqs.size());
-    for (const Entry& e : mitSot) info.mitSotTaps.push_back(e.sorted);
+    for (const Entry& e : mitSot) info.mitSotTaps.push_back(e.taps);
     info.nSitSot = static_cast<int>(sitSot.size());
     info.nNitSot = static_cast<int>(nitSot.size());
     info.nUntraced = static_cast<int>(untracedInit.size());

@@ -189,7 +189,7 @@ void NDArray::assign(const NDArray& src) const {
     });
 }
 
-NDArray NDArray::copy() const { return astype(m_dtype); }
+NDArray NDArray::copy() const { return astype(m_dtype).withRole(m_role); }
 
 NDArray NDArray::lend() const {
     if (!m_storage || !isContiguous()) throw std::invalid_argument("lend: only a valid C-contiguous array can be lent");

@@ -97,6 +97,18 @@ public:
 
     /// A view with new shape/strides/offset over the same storage.
     NDArray view(Shape shape, Strides strides, int64_t offset) const;
+
+    /// What a value stands for. Nearly always an array; the two non-tensor index values
+    /// of advanced indexing (a slice, None: ir/SliceValue.h) travel as small arrays
+    /// marked so, so no integer array is ever taken for one. Copies keep the role.
+    enum class Role : uint8_t { Array, Slice, None };
+    Role role() const { return m_role; }
+    /// The same value (shared storage) marked with `role`.
+    NDArray withRole(Role role) const {
+        NDArray a = *this;
+        a.m_role = role;
+        return a;
+    }
     /// A C-contiguous array's elements seen through a new lent Storage (Storage::LentTag)
     /// spanning exactly them (offset 0): a kernel that finds the result alone in its output
     /// cell (use_count 1) writes straight into this array's memory, which is how Scan
@@ -124,6 +136,7 @@ private:
     Shape m_shape;
     Strides m_strides;
     int64_t m_offset = 0;  // in elements
+    Role m_role = Role::Array;
 };
 
 std::string shapeToString(const Shape& s);

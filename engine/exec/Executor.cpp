@@ -1,7 +1,10 @@
 #include "exec/Executor.h"
 
+#include "exec/OpFromGraphRun.h"
 #include "exec/ScanLoop.h"
 #include "ir/GraphWalk.h"
+#include "ir/SliceValue.h"
+#include "ops/Opaque.h"
 
 #include <algorithm>
 #include <queue>
@@ -27,6 +30,7 @@ std::string describeInput(int i, const Variable* v) {
 // Whether `a` may stand for a variable of type `t` (dtype, rank, known dims).
 bool fitsType(const NDArray& a, const Type& t) {
     if (!a.valid() || a.dtype() != t.dtype) return false;
+    if (!t.holdsNumbers()) return valueFitsKind(a, t);
     if (t.isScalarType()) return a.ndim() == 0;
     if (a.ndim() != t.ndim()) return false;
     for (int d = 0; d < t.ndim(); ++d)
@@ -39,6 +43,7 @@ bool fitsType(const NDArray& a, const Type& t) {
 void performOp(ExecContext& ctx, const Op& op, std::span<const NDArray> inputs, std::span<NDArray> outputs) {
     if (op.hasKernel()) return op.perform(inputs, outputs);
     if (auto* loop = dynamic_cast<const ScanOp*>(&op)) return runScanLoop(ctx, *loop, inputs, outputs);
+    if (auto* ofg = dynamic_cast<const OpFromGraphOp*>(&op)) return runOpFromGraph(ctx, *ofg, inputs, outputs);
     throw ExecError(op.name() + " cannot be run: it has no kernel");
 }
 
@@ -165,8 +170,12 @@ void CompiledGraph::plan() {
         m_rowReuseGranted[k] = 1;
     }
 
+    // 3c. Lazy IfElse: conditions before what only their branches need (exec/LazyBranches.h).
+    m_lazy.analyse(topo);
+
     // 4. Execution order: Kahn's algorithm, ties broken by the toposort position.
-    {
+    auto order = [&](bool lazyEdges) {
+        m_order.clear();
         std::unordered_map<const Node*, int> indegree;
         std::unordered_map<const Node*, std::vector<const Node*>> succ;
         for (const Node* n : topo) indegree[n];
@@ -177,11 +186,15 @@ void CompiledGraph::plan() {
             for (const Node* p : preds) succ[p].push_back(n);
             indegree[n] += static_cast<int>(preds.size());
         }
-        for (auto& [r, ds] : extraSucc)
-            for (const Node* d : ds) {
-                succ[r].push_back(d);
-                ++indegree[d];
-            }
+        auto addEdges = [&](const std::unordered_map<const Node*, std::vector<const Node*>>& edges) {
+            for (auto& [r, ds] : edges)
+                for (const Node* d : ds) {
+                    succ[r].push_back(d);
+                    ++indegree[d];
+                }
+        };
+        addEdges(extraSucc);
+        if (lazyEdges) addEdges(m_lazy.orderings());
         auto later = [&](const Node* a, const Node* b) { return topoIndex[a] > topoIndex[b]; };
         std::priority_queue<const Node*, std::vector<const Node*>, decltype(later)> ready(later);
         for (const Node* n : topo)
@@ -193,7 +206,11 @@ void CompiledGraph::plan() {
             for (const Node* s : succ[n])
                 if (--indegree[s] == 0) ready.push(s);
         }
-        if (m_order.size() != topo.size())
+        return m_order.size() == topo.size();
+    };
+    if (!order(m_lazy.any())) {
+        // The destroy orderings leave no room for conditions first: compute every branch.
+        if (!m_lazy.any() || (m_lazy.disable(), !order(false)))
             throw GraphError("cannot order the graph's nodes: destroy orderings form a cycle");
     }
 
@@ -255,7 +272,8 @@ void CompiledGraph::plan() {
         st.op = &n->op();
         if (!st.op->hasKernel()) {
             st.loop = dynamic_cast<const ScanOp*>(st.op);
-            if (!st.loop) throw ExecError(n->label() + ": " + st.op->name() + " cannot be run: it has no kernel");
+            st.graphOp = dynamic_cast<const OpFromGraphOp*>(st.op);
+            if (!st.loop && !st.graphOp) throw ExecError(n->label() + ": " + st.op->name() + " cannot be run: it has no kernel");
         }
         st.inBegin = static_cast<uint32_t>(m_inputSlots.size());
         st.inCount = static_cast<uint32_t>(n->numInputs());
@@ -279,6 +297,7 @@ void CompiledGraph::plan() {
         m_steps.push_back(st);
     }
     m_scratch.resize(maxInputs);
+    m_lazy.bind(m_order, [&](const Variable* v) { return slotOf.at(v); });
 
     // 7. Output facts for callers that drive execute() themselves (Scan).
     std::unordered_map<const Variable*, int> outputCount;
@@ -293,12 +312,21 @@ void CompiledGraph::plan() {
 }
 
 void CompiledGraph::rethrow(const Step& s, const std::exception& e) const {
+    if (const auto* opaque = dynamic_cast<const OpaqueOp*>(s.op); opaque && opaque->drawsRandomNumbers())
+        throw ExecError(randomDrawMessage(*s.node));
     throw ExecError(s.node->label() + ": " + e.what());
 }
 
 void CompiledGraph::execute(ExecContext& ctx) {
     NDArray* values = m_values.data();
-    for (const Step& s : m_steps) {
+    m_lazy.beginRun();
+    for (size_t si = 0; si < m_steps.size(); ++si) {
+        const Step& s = m_steps[si];
+        if (m_lazy.skippable(si, values)) {
+            // Only a branch not taken needs it (exec/LazyBranches.h).
+            for (uint32_t r = 0; r < s.relCount; ++r) values[m_releaseSlots[s.relBegin + r]] = m_empty;
+            continue;
+        }
         std::span<const NDArray> ins;
         if (s.contiguousIn >= 0) {
             ins = std::span<const NDArray>(values + s.contiguousIn, s.inCount);
@@ -317,6 +345,7 @@ void CompiledGraph::execute(ExecContext& ctx) {
         std::span<NDArray> outs(values + s.outBegin, s.outCount);
         try {
             if (s.loop) runScanLoop(ctx, *s.loop, ins, outs);
+            else if (s.graphOp) runOpFromGraph(ctx, *s.graphOp, ins, outs);
             else s.op->perform(ins, outs);
         } catch (const std::exception& e) {
             if (s.contiguousIn < 0)
@@ -328,6 +357,7 @@ void CompiledGraph::execute(ExecContext& ctx) {
         for (uint32_t k = 0; k < s.outCount; ++k)
             if (!outs[k].valid())
                 throw ExecError(s.node->label() + ": the kernel produced no value for output " + std::to_string(k));
+        m_lazy.ran(si);
         for (uint32_t r = 0; r < s.relCount; ++r) values[m_releaseSlots[s.relBegin + r]] = m_empty;
     }
 }

@@ -2,6 +2,7 @@
 // The CPU executor: a graph compiled once into a flat list of kernel calls over
 // numbered value slots (PyTensor's VM with its storage map), then run many times.
 #include "exec/ExecContext.h"
+#include "exec/LazyBranches.h"
 #include "core/NDArray.h"
 #include "ir/Graph.h"
 
@@ -13,9 +14,10 @@
 namespace tl {
 
 class ScanOp;
+class OpFromGraphOp;
 
 /// Runs one op on arrays: its kernel, or the executor's own code for ops
-/// without one (Scan's loop). Throws what the kernel throws.
+/// without one (Scan's loop, OpFromGraph's inner graph). Throws what the kernel throws.
 void performOp(ExecContext& ctx, const Op& op, std::span<const NDArray> inputs, std::span<NDArray> outputs);
 
 /// Outputs of one run and the largest number of array bytes alive at once during it.
@@ -47,7 +49,8 @@ public:
 
     /// Plans the execution of the nodes the outputs need. Order: the graph's toposort,
     /// adjusted so every other reader of a destroyed value runs before its destroyer
-    /// (PyTensor's DestroyHandler orderings). A destroyer that cannot be ordered safely
+    /// (PyTensor's DestroyHandler orderings) and an IfElse's condition before what only
+    /// its branches need, which is then skipped when its branch is not taken (exec/LazyBranches.h). A destroyer that cannot be ordered safely
     /// (it destroys a constant, a graph input, a graph output, storage another node
     /// destroys, or a value read after it) works on a copy instead. `graph` must outlive
     /// this object and not change while it lives.
@@ -98,6 +101,7 @@ private:
         const Node* node;
         const Op* op;
         const ScanOp* loop;           // ops without a kernel of their own (hasKernel() false): run here
+        const OpFromGraphOp* graphOp;
         uint32_t inBegin, inCount;    // into m_inputSlots
         int64_t contiguousIn;         // first slot when the inputs are slots k, k+1, ... and none is copied; else -1
         uint32_t outBegin, outCount;  // slots of the outputs (always consecutive)
@@ -124,6 +128,7 @@ private:
     std::vector<NDArray> m_values;
     std::vector<NDArray> m_scratch;  // gathered inputs of a node whose slots are not consecutive
     NDArray m_empty;                 // copy-assigned to release a slot while keeping its vectors' capacity
+    LazyBranches m_lazy;
     bool m_running = false;
 };
 

@@ -230,7 +230,7 @@ void runScanLoop(ExecContext& ctx, const ScanOp& op, std::span<const NDArray> in
     for (int s = I.nMitMot(); s < T; ++s)
         if (s < static_cast<int>(op.reuseProvenSafe().size()) && op.reuseProvenSafe()[s]) {
             rowReuseIndex[s] = static_cast<int>(rowReuse.size());
-            rowReuse.emplace_back(I.innerOutState(s), I.innerInTap(s, 0));
+            rowReuse.emplace_back(I.innerOutState(s), I.innerInTap(s, I.oldestTapIndex(s)));
         }
     CompiledGraph& fn = ctx.innerGraph(op.inner(), rowReuse);
     ReleaseBorrowed releaseAtExit{fn};

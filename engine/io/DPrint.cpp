@@ -3,9 +3,11 @@
 #include "io/DPrintVocab.h"
 #include "io/NumpyFormat.h"
 #include "io/PyTensorOrder.h"
+#include "ir/SliceValue.h"
 #include "ops/ScanOp.h"
 
 #include <deque>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -90,7 +92,10 @@ private:
         const ScanOp* scan = asScan(&node);
         Context& c = m_contexts.emplace_back();
         c.graph = &inner;
-        c.names = &namesOf(inner, scan == nullptr);
+        // Composite bodies name their variables i<k>/o<k>/t<k>; Scan and OpFromGraph
+        // bodies print their inputs as `*k-<Type>` (only Scan's point at outer inputs).
+        const bool composite = node.op().kind() == OpKind::Elemwise || node.op().kind() == OpKind::Scalar;
+        c.names = &namesOf(inner, composite);
         c.innerGraphNode = &node;
         if (scan) {
             std::vector<int> map = scanInnerToOuterInput(scan->info());
@@ -202,7 +207,8 @@ private:
             printApply(t, *node, typeStr, shapeStr);
             return;
         }
-        std::string text = t.prefix + leafText(var, t.ctx) + " " + idOf(var) + typeStr + shapeStr;
+        const void* key = leafKey(var, t.ctx);
+        std::string text = t.prefix + leafText(var, t.ctx) + " " + idOf(key) + typeStr + shapeStr;
         auto outer = t.ctx->innerToOuter.find(var);
         if (outer != t.ctx->innerToOuter.end()) {
             const Variable* ov = outer->second;
@@ -216,7 +222,7 @@ private:
                 if (it != tags->end()) text += " (" + it->second + ")";
             }
         }
-        emit(DPrintLine::Kind::Variable, std::move(text), t.ctx->graph, var, nullptr, m_ids[var]);
+        emit(DPrintLine::Kind::Variable, std::move(text), t.ctx->graph, var, nullptr, m_ids[key]);
     }
 
     void printApply(const Task& t, const Node& node, const std::string& typeStr, const std::string& shapeStr) {
@@ -267,7 +273,21 @@ private:
         }
     }
 
+    // PyTensor's NominalVariable is one object per (position, type): `*0-<Vector(float64,
+    // shape=(6,))>` has one id in every Scan and OpFromGraph body that has it.
+    const void* leafKey(const Variable* v, const Context* ctx) {
+        auto nom = ctx->names->nominal.find(v);
+        if (nom == ctx->names->nominal.end()) return v;
+        return m_nominalIds.try_emplace({nom->second, v->type().toString()}, v).first->second;
+    }
+
     std::string leafText(const Variable* v, const Context* ctx) const {
+        if (v->isConstant() && v->type().isSliceType()) {
+            // PyTensor's SliceConstant.__str__, whatever its name.
+            auto b = readSliceValue(v->constantValue());
+            return "SliceConstant{" + (b ? sliceBoundsText(*b) : std::string("?")) + "}";
+        }
+        if (v->isConstant() && v->type().isNoneType()) return v->name().empty() ? "None" : v->name() + "{None}";
         if (v->isConstant()) return constantStr(v->constantValue(), v->name());
         std::string name = displayName(v, ctx);
         std::string shown = name.empty() ? "<" + v->type().toString() + ">" : name;
@@ -295,6 +315,7 @@ private:
     std::unordered_map<const Graph*, GraphNames> m_names;
     std::unordered_map<const Node*, int> m_topo;
     std::unordered_map<const void*, std::string> m_ids;  // Node* or leaf Variable* -> "[id X]"
+    std::map<std::pair<int, std::string>, const Variable*> m_nominalIds;  // (k, type) -> the variable whose id it uses
     std::unordered_set<const void*> m_done;
     std::unordered_map<const Node*, TagMap> m_tags;
     std::vector<std::pair<const Variable*, const Context*>> m_innerVars;

@@ -68,6 +68,7 @@ void Builder::classify() {
     }
     m_scopes.resize(m_l.sections.size());
     m_scopeEntities.resize(m_l.sections.size());
+    m_sectionNominals.resize(m_l.sections.size());
     for (Entity& e : m_entities) {
         for (int i : e.occs) {
             const Occ& o = occ(i);
@@ -106,6 +107,7 @@ void Builder::classify() {
         sc.owner = m_byId.at(h.id);
         sc.kind = h.head.rfind("Scan{", 0) == 0        ? ScopeKind::ScanBody
                   : h.head.rfind("Composite{", 0) == 0 || h.head.rfind("CAReduce{Composite{", 0) == 0 ? ScopeKind::CompositeBody
+                  : isGraphOpName(h.head)              ? ScopeKind::GraphOpBody
                                                        : ScopeKind::OtherBody;
         const Entity& first = entityOf(m_l.sections[s].outputs.front());
         if (first.scope != static_cast<int>(s)) sc.aliasOf = first.scope;
@@ -125,6 +127,13 @@ void Builder::classify() {
         }
         if (o.header) continue;
         const Entity& e = entityOf(static_cast<int>(i));
+        const bool nominal = !e.apply && o.section != 0 && o.head.size() > 2 && o.head[0] == '*';
+        if (nominal) {
+            auto& list = m_sectionNominals[static_cast<size_t>(o.section)];
+            const int ei = m_byId.at(e.id);
+            if (std::find(list.begin(), list.end(), ei) == list.end()) list.push_back(ei);
+            continue;
+        }
         if (e.scope != o.section && m_scopes[static_cast<size_t>(o.section)].aliasOf != e.scope)
             fail(o.line, idName(e.id) + " belongs to another graph (line " + std::to_string(occ(e.def).line) + ")");
     }
@@ -178,6 +187,7 @@ Variable* Builder::leafVar(Entity& e) {
         m_guessed.insert(n->output(0));
         return e.var = n->output(0);
     }
+    if (Variable* c = indexConstant(o, g)) return e.var = c;
     if (auto lit = parseLiteral(o.head)) return e.var = makeConstant(e, o, *lit, g);
     const std::string& h = o.head;
     if (sc.kind != ScopeKind::Outer) {
@@ -232,7 +242,7 @@ Variable* Builder::makeConstant(Entity& e, const Occ& o, const Literal& lit, Gra
             pos = static_cast<int>(std::find(sib.begin(), sib.end(), e.def) - sib.begin());
         }
         const bool sub = user.rfind("Subtensor{", 0) == 0, inc = user.rfind("SetSubtensor{", 0) == 0 || user.rfind("IncSubtensor{", 0) == 0;
-        if ((sub && pos >= 1) || (inc && pos >= 2)) t = Type::scalar(DType::Int64);
+        if ((sub && pos >= 1) || (inc && pos >= 2) || user == "MakeSlice") t = Type::scalar(DType::Int64);
         else if (user.rfind("AllocEmpty{", 0) == 0 || (user == "Alloc" && pos >= 1)) t = Type::tensor(DType::Int64, {});
         else t = Type::tensor(lit.style == Literal::Style::Int ? smallestIntDType(lit) : literalDefaultDType(lit), {});
         guessed = true;
@@ -277,9 +287,26 @@ Variable* Builder::makeConstant(Entity& e, const Occ& o, const Literal& lit, Gra
     return v;
 }
 
+Variable* Builder::nominalVar(int entity, int section) const {
+    auto it = m_nominalVars.find({entity, section});
+    return it == m_nominalVars.end() ? nullptr : it->second;
+}
+
+void Builder::bindNominal(int entity, int section, Variable* v) {
+    m_nominalVars[{entity, section}] = v;
+    Entity& e = m_entities[static_cast<size_t>(entity)];
+    if (e.scope == section) e.var = v;
+}
+
 Variable* Builder::inputVar(int oi) {
     const Occ& o = occ(oi);
     Entity& c = entityOf(oi);
+    if (!c.apply && o.section != 0 && o.head.size() > 2 && o.head[0] == '*') {
+        int s = o.section;
+        if (m_scopes[static_cast<size_t>(s)].aliasOf >= 0) s = m_scopes[static_cast<size_t>(s)].aliasOf;
+        if (Variable* v = nominalVar(m_byId.at(c.id), s)) return v;
+        if (c.scope != s) fail(o.line, o.head + " " + idName(c.id) + " is no input of this inner graph");
+    }
     if (!c.apply) return leafVar(c);
     if (!c.node) fail(o.line, idName(c.id) + " is used before it is built (a cycle in the listing?)");
     int k = -1;

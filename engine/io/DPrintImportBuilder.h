@@ -11,6 +11,7 @@
 #include "ir/GraphAssembler.h"
 #include "ops/Composite.h"
 
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -28,7 +29,7 @@ struct Entity {
     Variable* var = nullptr;  ///< leaves
 };
 
-enum class ScopeKind { Outer, ScanBody, CompositeBody, OtherBody };
+enum class ScopeKind { Outer, ScanBody, CompositeBody, GraphOpBody, OtherBody };
 
 struct Scope {
     ScopeKind kind = ScopeKind::Outer;
@@ -70,6 +71,11 @@ private:
     int prepareScanBody(Entity& e, const std::vector<Variable*>& inputs, int section);
     int prepareCompositeBody(Entity& e, const std::vector<Variable*>& inputs, int section);
     OpPtr scanOp(Entity& e, std::string* why);
+    // ---- DPrintImportGraphOps.cpp
+    /// SliceConstant{...} and NoneConst{None} leaves, or null for any other leaf.
+    Variable* indexConstant(const Occ& o, GraphAssembler& g);
+    int prepareGraphOpBody(Entity& e, const std::vector<Variable*>& inputs, int section);
+    OpPtr graphOpFor(Entity& e, std::string* why);
     OpPtr compositeOp(Entity& e, const std::vector<Variable*>& inputs, std::string* why);
     /// CAReduce{Composite{...}, axis=1}: its body (or its name) plus an accumulator input.
     OpPtr careduceCompositeOp(Entity& e, const std::vector<Variable*>& inputs, std::string* why);
@@ -87,6 +93,13 @@ private:
     std::vector<Scope> m_scopes;  ///< [0] outer, [s] section s
     std::unordered_set<const Variable*> m_guessed;  ///< variables whose type the listing did not fully print
     std::vector<std::vector<int>> m_scopeEntities;  ///< entities belonging to each scope
+    /// `*k-<Type>` inner inputs shown in each section. PyTensor's NominalVariable is one
+    /// object per (k, type), so one [id X] may stand for inputs of several bodies.
+    std::vector<std::vector<int>> m_sectionNominals;
+    std::map<std::pair<int, int>, Variable*> m_nominalVars;  ///< (entity, section) -> that body's input
+    /// A nominal leaf's variable in the body of `section`, or null.
+    Variable* nominalVar(int entity, int section) const;
+    void bindNominal(int entity, int section, Variable* v);
     std::unordered_set<int64_t> m_unprintedLinks;   ///< `-> [id X]` targets the listing does not show
 };
 

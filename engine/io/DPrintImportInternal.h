@@ -114,6 +114,12 @@ OpPtr opFromName(const std::string& name, const std::vector<Variable*>& inputs, 
                  std::string* why);
 /// "axes=None", "axis=1", "axes=[0, 2]" (a reduction's axes); false for anything else.
 bool parseReduceAxes(std::string_view params, std::optional<std::vector<int>>* axes);
+/// Advanced indexing, MakeSlice and IfElse by their printed names (DPrintImportGraphOps.cpp),
+/// or null when `base` is none of them. OpFromGraph is built by the caller (it needs its body).
+OpPtr indexingOpFromName(std::string_view base, std::optional<std::string_view> params, const std::vector<Variable*>& inputs,
+                         const std::optional<AliasMap>& destroy, std::string* why);
+/// True for an OpFromGraph's printed name: "residual_layer{inline=False}", "Pad{inline=True}".
+bool isGraphOpName(const std::string& name);
 /// A scalar op inside a Composite body ("exp", "add", "Cast{float32}", "LT"), or null.
 OpPtr scalarOpFromName(const std::string& name);
 /// Blockwise (and Matmul), the BLAS ops and the linear-algebra ops from a printed

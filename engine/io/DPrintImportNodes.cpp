@@ -82,6 +82,7 @@ int Builder::prepareBody(Entity& e, const std::vector<Variable*>& inputs) {
     }
     if (own.kind == ScopeKind::ScanBody) return prepareScanBody(e, inputs, s);
     if (own.kind == ScopeKind::CompositeBody) return prepareCompositeBody(e, inputs, s);
+    if (own.kind == ScopeKind::GraphOpBody) return prepareGraphOpBody(e, inputs, s);
     return -1;
 }
 
@@ -258,6 +259,8 @@ void Builder::makeNode(Entity& e, const std::vector<Variable*>& inputs) {
         op = compositeOp(e, inputs, &why);
     } else if (base.rfind("CAReduce{Composite{", 0) == 0) {
         op = careduceCompositeOp(e, inputs, &why);
+    } else if (isGraphOpName(base) && e.section >= 0) {
+        op = graphOpFor(e, &why);
     } else {
         op = opFromName(base, inputs, d.attrs.destroy, &why);
     }

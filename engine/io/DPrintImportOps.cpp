@@ -285,6 +285,7 @@ OpPtr build(std::string_view base, std::optional<std::string_view> params, const
     if (full == "TensorFromScalar") return makeTensorFromScalar();
     // Products, BLAS and linear algebra (DPrintImportLinalg.cpp).
     if (OpPtr op = linalgOpFromName(base, params, why)) return op;
+    if (OpPtr op = indexingOpFromName(base, params, in, destroy, why)) return op;
     return nullptr;
 }
 

@@ -93,9 +93,16 @@ int Builder::prepareScanBody(Entity& e, const std::vector<Variable*>& inputs, in
     for (int c : occ(e.def).children) ev.outerInputTags.push_back(occ(c).attrs.tag.value_or(""));
     // Inner inputs: the `*k-` leaves of the body.
     std::vector<int> nominalEntity;
-    for (int ei : m_scopeEntities[static_cast<size_t>(section)]) {
+    for (int ei : m_sectionNominals[static_cast<size_t>(section)]) {
         Entity& x = m_entities[static_cast<size_t>(ei)];
-        const Occ& o = occ(x.def);
+        // The first line showing it in this body (one [id] may serve several bodies).
+        int first = x.def;
+        for (int i : x.occs)
+            if (occ(i).section == section) {
+                first = i;
+                break;
+            }
+        const Occ& o = occ(first);
         auto nom = x.apply ? std::nullopt : nominal(o.head);
         if (!nom) continue;
         ScanEvidence::InnerIn in;
@@ -109,7 +116,9 @@ int Builder::prepareScanBody(Entity& e, const std::vector<Variable*>& inputs, in
         if (!in.type) fail(o.line, "the type of the inner input " + o.head + " is not printed");
         in.tag = o.attrs.tag.value_or("");
         for (int i : x.occs)
-            if (occ(i).attrs.link && m_unprintedLinks.count(*occ(i).attrs.link)) {
+            if (occ(i).section != section) {
+                continue;
+            } else if (occ(i).attrs.link && m_unprintedLinks.count(*occ(i).attrs.link)) {
                 note(occ(i).line, o.head + " stands for " + idName(*occ(i).attrs.link) + ", which the listing does not print");
             } else if (occ(i).attrs.link) {
                 const int64_t target = *occ(i).attrs.link;
@@ -164,7 +173,7 @@ int Builder::prepareScanBody(Entity& e, const std::vector<Variable*>& inputs, in
         if (j < ev.innerInputs.size()) {
             Entity& x = m_entities[static_cast<size_t>(nominalEntity[j])];
             const std::string rest = nominal(occ(x.def).head)->second;
-            x.var = sc.graph->addInput(*ev.innerInputs[j].type, rest.front() == '<' ? std::string() : rest);
+            bindNominal(nominalEntity[j], section, sc.graph->addInput(*ev.innerInputs[j].type, rest.front() == '<' ? std::string() : rest));
             continue;
         }
         const Type& o = inputs[static_cast<size_t>(innerToOuter[static_cast<size_t>(k)])]->type();

@@ -68,6 +68,8 @@ std::optional<StaticShape> parseShapeTuple(std::string_view s) {
 std::optional<Type> parseTypeText(std::string_view s, int line, bool* unsupported) {
     *unsupported = false;
     if (auto d = parseDType(s)) return Type::scalar(*d);
+    if (s == "slice") return Type::slice();      // SliceType (MakeSlice, SliceConstant)
+    if (s == "NoneTypeT") return Type::none();   // NoneConst (np.newaxis among advanced indices)
     const size_t open = s.find('(');
     if (open == std::string_view::npos) {
         // A PyTensor type without a tensorlens counterpart (NoneTypeT, SliceType, ...).

@@ -213,7 +213,14 @@ std::string opFamilyName(const Op& op) {
     case OpKind::ShapeI:
     case OpKind::Reshape: return "shape";
     case OpKind::Subtensor:
-    case OpKind::IncSubtensor: return "indexing";
+    case OpKind::IncSubtensor:
+    case OpKind::AdvancedSubtensor1:
+    case OpKind::AdvancedSubtensor:
+    case OpKind::AdvancedIncSubtensor1:
+    case OpKind::AdvancedIncSubtensor:
+    case OpKind::MakeSlice: return "indexing";
+    case OpKind::IfElse: return "control flow";
+    case OpKind::OpFromGraph: return "graph op";
     case OpKind::Join:
     case OpKind::Alloc:
     case OpKind::AllocEmpty:

@@ -1,6 +1,7 @@
 #include "io/JsonFormat.h"
 
 #include "core/StridedWalk.h"
+#include "ir/SliceValue.h"
 
 #include <algorithm>
 #include <cctype>
@@ -154,6 +155,10 @@ json parseJsonText(std::string_view text) {
 
 json typeToJson(const Type& t) {
     json j = json::object();
+    if (t.isSliceType() || t.isNoneType()) {
+        j["kind"] = t.isSliceType() ? "slice" : "none";
+        return j;
+    }
     j["dtype"] = std::string(dtypeName(t.dtype));
     if (t.isScalarType()) {
         j["kind"] = "scalar";
@@ -174,6 +179,13 @@ Type typeFromJson(const json& j, const std::string& path) {
     for (auto it = j.begin(); it != j.end(); ++it)
         if (it.key() != "dtype" && it.key() != "kind" && it.key() != "shape")
             throw FormatError(jsonPath(path, it.key()), "unknown field \"" + it.key() + "\"");
+    if (auto k = j.find("kind"); k != j.end() && k->is_string() && (*k == "slice" || *k == "none")) {
+        // PyTensor's SliceType and NoneTypeT: no dtype, no shape.
+        for (const char* field : {"dtype", "shape"})
+            if (j.contains(field))
+                throw FormatError(jsonPath(path, field), "a " + k->get<std::string>() + " type has no " + field);
+        return *k == "slice" ? Type::slice() : Type::none();
+    }
     std::string dt = requireString(requireField(j, "dtype", path), jsonPath(path, "dtype"));
     auto dtype = parseDType(dt);
     if (!dtype) throw FormatError(jsonPath(path, "dtype"), "unknown dtype \"" + dt + "\"");
@@ -182,7 +194,8 @@ Type typeFromJson(const json& j, const std::string& path) {
         if (j.contains("shape")) throw FormatError(jsonPath(path, "shape"), "a scalar type has no shape");
         return Type::scalar(*dtype);
     }
-    if (kind != "tensor") throw FormatError(jsonPath(path, "kind"), "unknown type kind \"" + kind + "\"");
+    if (kind != "tensor")
+        throw FormatError(jsonPath(path, "kind"), "unknown type kind \"" + kind + "\" (tensor, scalar, slice or none)");
     const json& shape = requireArray(j, "shape", path);
     std::string shapePath = jsonPath(path, "shape");
     if (shape.size() > static_cast<size_t>(kMaxFileRank))
@@ -387,6 +400,64 @@ std::string canonicalDump(const json& j) {
     dumpPretty(j, out, 0);
     out += '\n';
     return out;
+}
+
+// ---------------------------------------------------------------- constants
+
+json sliceValueToJson(const NDArray& value) {
+    json j = json::array();
+    auto b = readSliceValue(value);
+    if (!b) return j;
+    for (const std::optional<int64_t>* p : {&b->start, &b->stop, &b->step}) j.push_back(*p ? json(**p) : json(nullptr));
+    return j;
+}
+
+NDArray sliceValueFromJson(const json& j, const std::string& path) {
+    if (!j.is_array() || j.size() != 3)
+        throw FormatError(path, "a slice is [start, stop, step] (null where a bound is None), found " + jsonKind(j));
+    SliceBounds b;
+    std::optional<int64_t>* parts[3] = {&b.start, &b.stop, &b.step};
+    for (size_t k = 0; k < 3; ++k)
+        if (!j[k].is_null())
+            *parts[k] = requireInt(j[k], jsonPath(path, k), std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
+    if (b.step && *b.step == 0) throw FormatError(jsonPath(path, 2), "slice step cannot be zero");
+    return sliceValue(b);
+}
+
+void constantValueToJson(const NDArray& value, const Type& type, json& entry) {
+    if (type.isSliceType()) {
+        entry["data"] = sliceValueToJson(value);
+        return;
+    }
+    if (type.isNoneType()) {
+        entry["data"] = nullptr;
+        return;
+    }
+    entry["dtype"] = std::string(dtypeName(value.dtype()));
+    entry["shape"] = value.shape();
+    entry["data"] = arrayDataToJson(value);
+}
+
+NDArray constantValueFromJson(const json& c, const Type& type, const std::string& p) {
+    if (!type.holdsNumbers()) {
+        for (const char* field : {"dtype", "shape"})
+            if (c.contains(field))
+                throw FormatError(jsonPath(p, field), "a constant of type " + type.toString() + " has no " + field);
+        const json& data = requireField(c, "data", p);
+        if (type.isSliceType()) return sliceValueFromJson(data, jsonPath(p, "data"));
+        if (!data.is_null()) throw FormatError(jsonPath(p, "data"), "the None constant's data is null, found " + jsonKind(data));
+        return noneValue();
+    }
+    std::string dt = requireString(requireField(c, "dtype", p), jsonPath(p, "dtype"));
+    auto dtype = parseDType(dt);
+    if (!dtype) throw FormatError(jsonPath(p, "dtype"), "unknown dtype \"" + dt + "\"");
+    const json& shapeJ = requireArray(c, "shape", p);
+    if (shapeJ.size() > static_cast<size_t>(kMaxFileRank))
+        throw FormatError(jsonPath(p, "shape"), "rank " + std::to_string(shapeJ.size()) + " exceeds the limit");
+    Shape shape;
+    for (size_t k = 0; k < shapeJ.size(); ++k)
+        shape.push_back(requireInt(shapeJ[k], jsonPath(jsonPath(p, "shape"), k), 0, std::numeric_limits<int64_t>::max() / 4));
+    return arrayFromJsonData(*dtype, shape, requireField(c, "data", p), jsonPath(p, "data"));
 }
 
 } // namespace tl

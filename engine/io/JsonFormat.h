@@ -19,7 +19,8 @@ inline constexpr int kMaxFileRank = 64;
 /// Deepest nesting of JSON arrays/objects the loaders accept (guards recursion in the JSON library).
 inline constexpr int kMaxJsonDepth = 200;
 
-/// {"kind": "tensor", "dtype": "float64", "shape": [null, 7]} or {"kind": "scalar", "dtype": "int64"}.
+/// {"kind": "tensor", "dtype": "float64", "shape": [null, 7]}, {"kind": "scalar", "dtype": "int64"},
+/// {"kind": "slice"} or {"kind": "none"}.
 nlohmann::json typeToJson(const Type& t);
 /// Inverse of typeToJson; throws FormatError naming `path`.
 Type typeFromJson(const nlohmann::json& j, const std::string& path);
@@ -31,6 +32,17 @@ nlohmann::json arrayDataToJson(const NDArray& a);
 /// lists, or one number for a 0-d array. Exact for every dtype (int64 beyond 2^53
 /// included); the element count is checked before anything is allocated.
 NDArray arrayFromJsonData(DType dtype, const Shape& shape, const nlohmann::json& data, const std::string& path);
+
+/// A constant's value as the graph and trace formats write it, into `entry` beside its
+/// "type": "dtype", "shape" and "data" for a tensor or scalar; for a slice only "data":
+/// [start, stop, step] with null where a bound is None; for None only "data": null.
+void constantValueToJson(const NDArray& value, const Type& type, nlohmann::json& entry);
+/// Inverse of constantValueToJson for an entry whose type is `type`; throws FormatError
+/// naming the field under `path`.
+NDArray constantValueFromJson(const nlohmann::json& entry, const Type& type, const std::string& path);
+/// [start, stop, step] with nulls, and back (FormatError naming `path`).
+nlohmann::json sliceValueToJson(const NDArray& value);
+NDArray sliceValueFromJson(const nlohmann::json& j, const std::string& path);
 
 /// Canonical text: two-space indent, sorted keys, arrays of scalars on one line,
 /// containers that fit in 120 columns inline. Same value -> same bytes.

@@ -43,10 +43,7 @@ json graphBodyToJson(const Graph& g) {
     json constants = json::array();
     for (const Variable* c : g.constants()) {
         json j = variableRef(c);
-        const NDArray& value = c->constantValue();
-        j["dtype"] = std::string(dtypeName(value.dtype()));
-        j["shape"] = value.shape();
-        j["data"] = arrayDataToJson(value);
+        constantValueToJson(c->constantValue(), c->type(), j);
         constants.push_back(std::move(j));
     }
     body["constants"] = std::move(constants);
@@ -187,16 +184,7 @@ private:
             allowOnly(c, {"id", "name", "type", "dtype", "shape", "data"}, p);
             VarId id = readId(c, p);
             Type t = typeFromJson(requireField(c, "type", p), jsonPath(p, "type"));
-            std::string dt = requireString(requireField(c, "dtype", p), jsonPath(p, "dtype"));
-            auto dtype = parseDType(dt);
-            if (!dtype) throw FormatError(jsonPath(p, "dtype"), "unknown dtype \"" + dt + "\"");
-            const json& shapeJ = requireArray(c, "shape", p);
-            if (shapeJ.size() > static_cast<size_t>(kMaxFileRank))
-                throw FormatError(jsonPath(p, "shape"), "rank " + std::to_string(shapeJ.size()) + " exceeds the limit");
-            Shape shape;
-            for (size_t k = 0; k < shapeJ.size(); ++k)
-                shape.push_back(requireInt(shapeJ[k], jsonPath(jsonPath(p, "shape"), k), 0, kMaxId));
-            NDArray value = arrayFromJsonData(*dtype, shape, requireField(c, "data", p), jsonPath(p, "data"));
+            NDArray value = constantValueFromJson(c, t, p);
             std::string name = optionalName(c, p);
             try {
                 g.addConstant(std::move(value), std::move(t), std::move(name), id);
@@ -234,7 +222,19 @@ private:
         if (n.contains("op_name")) requireString(n["op_name"], jsonPath(p, "op_name"));
         json params = n.contains("params") ? n["params"] : json::object();
         std::shared_ptr<const Graph> inner;
-        if (n.contains("inner")) inner = load(n["inner"], jsonPath(p, "inner"), nesting + 1);
+        if (n.contains("inner")) {
+            if (*kind == OpKind::OpFromGraph) {
+                // Nodes of one PyTensor OpFromGraph carry the same body: they share one
+                // inner graph again, as they shared the op (dprint prints it once).
+                std::string key = n["inner"].dump();
+                auto it = m_graphOpBodies.find(key);
+                if (it == m_graphOpBodies.end())
+                    it = m_graphOpBodies.emplace(std::move(key), load(n["inner"], jsonPath(p, "inner"), nesting + 1)).first;
+                inner = it->second;
+            } else {
+                inner = load(n["inner"], jsonPath(p, "inner"), nesting + 1);
+            }
+        }
 
         const json& ins = requireArray(n, "inputs", p);
         std::vector<Variable*> inputs;
@@ -330,6 +330,8 @@ private:
                                                                   std::to_string(g.graph().nextVarId() - 1));
         g.reserveIds(nextNode, nextVar);
     }
+
+    std::unordered_map<std::string, std::shared_ptr<const Graph>> m_graphOpBodies;
 };
 
 } // namespace

@@ -57,11 +57,9 @@ NodeSnapshot nodeFromJson(const json& j, const std::string& p) {
 }
 
 json constantToJson(const ConstantSnapshot& c) {
-    return {{"id", c.id},
-            {"type", typeToJson(c.type)},
-            {"dtype", std::string(dtypeName(c.value.dtype()))},
-            {"shape", c.value.shape()},
-            {"data", arrayDataToJson(c.value)}};
+    json j = {{"id", c.id}, {"type", typeToJson(c.type)}};
+    constantValueToJson(c.value, c.type, j);
+    return j;
 }
 
 ConstantSnapshot constantFromJson(const json& j, const std::string& p) {
@@ -69,13 +67,7 @@ ConstantSnapshot constantFromJson(const json& j, const std::string& p) {
     ConstantSnapshot c;
     c.id = requireInt(requireField(j, "id", p), jsonPath(p, "id"), 0, kMaxId);
     c.type = typeFromJson(requireField(j, "type", p), jsonPath(p, "type"));
-    const std::string dt = requireString(requireField(j, "dtype", p), jsonPath(p, "dtype"));
-    auto d = parseDType(dt);
-    if (!d) throw FormatError(jsonPath(p, "dtype"), "unknown dtype \"" + dt + "\"");
-    Shape shape;
-    const json& s = requireArray(j, "shape", p);
-    for (size_t i = 0; i < s.size(); ++i) shape.push_back(requireInt(s[i], jsonPath(jsonPath(p, "shape"), i), 0, kMaxId));
-    c.value = arrayFromJsonData(*d, shape, requireField(j, "data", p), jsonPath(p, "data"));
+    c.value = constantValueFromJson(j, c.type, p);
     return c;
 }
 

@@ -1,5 +1,8 @@
 #include "io/JsonValues.h"
 
+#include "io/JsonFormat.h"
+#include "ir/SliceValue.h"
+
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -93,6 +96,17 @@ json arrayToJson(const NDArray& a) {
 }
 
 NDArray arrayFromJson(const json& j, const Type& expected, const std::string& path) {
+    if (expected.isNoneType()) {
+        if (!j.is_null()) throw ValueError(path + ": the value of a NoneTypeT input is null");
+        return noneValue();
+    }
+    if (expected.isSliceType()) {
+        try {
+            return sliceValueFromJson(j.is_object() && j.contains("data") ? j["data"] : j, path);
+        } catch (const FormatError& e) {
+            throw ValueError(e.what());
+        }
+    }
     DType dtype = expected.dtype;
     const json* data = &j;
     std::optional<Shape> declared;
@@ -195,6 +209,10 @@ std::vector<NDArray> randomInputs(const Graph& g, uint64_t seed, int64_t unknown
     std::uniform_int_distribution<int> small(0, 5);
     std::vector<NDArray> out;
     for (const Variable* in : g.inputs()) {
+        if (!in->type().holdsNumbers()) {
+            out.push_back(in->type().isSliceType() ? sliceValue({}) : noneValue());  // slice(None) / None
+            continue;
+        }
         Shape shape;
         for (int64_t d : in->type().shape) shape.push_back(d == kUnknownDim ? unknownDim : d);
         NDArray a = NDArray::empty(in->type().dtype, shape);

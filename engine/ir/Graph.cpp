@@ -1,5 +1,7 @@
 #include "ir/Graph.h"
 
+#include "ir/SliceValue.h"
+
 #include "ir/GraphCopy.h"
 
 #include <algorithm>
@@ -37,7 +39,11 @@ Variable* Graph::addConstant(NDArray value, std::optional<Type> type, std::strin
     if (!value.valid()) throw GraphError("constant without a value");
     Type exact = Type::tensor(value.dtype(), StaticShape(value.shape().begin(), value.shape().end()));
     if (type) {
-        if (type->isScalarType()) {
+        if (!type->holdsNumbers()) {
+            if (!valueFitsKind(value, *type))
+                throw GraphError("constant of type " + type->toString() + " needs a " +
+                                 (type->isSliceType() ? "slice value (ir/SliceValue.h)" : "None value"));
+        } else if (type->isScalarType()) {
             if (value.ndim() != 0 || value.dtype() != type->dtype)
                 throw GraphError("constant of type " + type->toString() + " needs a 0-d " +
                                  std::string(dtypeName(type->dtype)) + " value");

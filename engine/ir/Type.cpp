@@ -20,6 +20,8 @@ std::string Type::shapeString(const StaticShape& s) {
 
 std::string Type::toString() const {
     if (isScalarType()) return std::string(dtypeName(dtype));
+    if (isSliceType()) return "slice";
+    if (isNoneType()) return "NoneTypeT";
     static const char* const kNames[] = {"Scalar", "Vector", "Matrix"};
     std::string base = ndim() <= 2 ? kNames[ndim()] : "Tensor" + std::to_string(ndim());
     return base + "(" + std::string(dtypeName(dtype)) + ", shape=" + shapeString(shape) + ")";

@@ -9,7 +9,7 @@ namespace tl::arrayop {
 bool isIntDType(DType d) { return isInteger(d); }
 
 bool isIntScalarLike(const Type& t) {
-    if (!isIntDType(t.dtype)) return false;
+    if (!t.holdsNumbers() || !isIntDType(t.dtype)) return false;
     return t.isScalarType() || t.ndim() == 0;
 }
 
@@ -30,6 +30,7 @@ void requireMinArity(std::span<const Type* const> types, size_t n, const std::st
 
 void requireTensor(const Type& t, const std::string& what) {
     if (t.isScalarType()) throw OpTypeError(what + " must be a tensor, got the scalar type " + t.toString());
+    if (!t.isTensorType()) throw OpTypeError(what + " must be a tensor, got " + t.toString());
 }
 
 std::optional<int64_t> constantInt(const NDArray* value) {

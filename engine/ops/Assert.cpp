@@ -13,8 +13,9 @@ std::string AssertOp::name() const {
 
 std::vector<Type> AssertOp::inferTypes(std::span<const Type* const> in) const {
     arrayop::requireMinArity(in, 1, "Assert");
+    if (!in[0]->holdsNumbers()) throw OpTypeError("Assert input must be a tensor or scalar, got " + in[0]->toString());
     for (size_t i = 1; i < in.size(); ++i)
-        if (!in[i]->isScalarType() && in[i]->ndim() != 0)
+        if (!in[i]->holdsNumbers() || (!in[i]->isScalarType() && in[i]->ndim() != 0))
             throw OpTypeError("Assert condition " + std::to_string(i - 1) + " must be 0-d, got " + in[i]->toString());
     return {*in[0]};
 }

@@ -44,6 +44,7 @@ std::vector<Type> Elemwise::inferTypes(std::span<const Type* const> inputs) cons
         if (t.isScalarType())
             throw OpTypeError("input " + std::to_string(i) + " is a ScalarType (" + t.toString() +
                               "); Elemwise takes tensors");
+        if (!t.isTensorType()) throw OpTypeError("input " + std::to_string(i) + " is a " + t.toString() + ", not a tensor");
         if (t.ndim() != inputs[0]->ndim())
             throw OpTypeError("inputs have different ranks (input 0: " + std::to_string(inputs[0]->ndim()) + ", input " +
                               std::to_string(i) + ": " + std::to_string(t.ndim()) +

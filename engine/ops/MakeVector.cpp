@@ -8,7 +8,7 @@ namespace tl {
 
 std::vector<Type> MakeVectorOp::inferTypes(std::span<const Type* const> in) const {
     for (size_t i = 0; i < in.size(); ++i) {
-        if (!in[i]->isScalarType() && in[i]->ndim() != 0)
+        if (!in[i]->holdsNumbers() || (!in[i]->isScalarType() && in[i]->ndim() != 0))
             throw OpTypeError(name() + ": input " + std::to_string(i) + " must be 0-d, got " + in[i]->toString());
         if (promote(in[i]->dtype, m_dtype) != m_dtype)
             throw OpTypeError(name() + ": input " + std::to_string(i) + " of type " + in[i]->toString() +

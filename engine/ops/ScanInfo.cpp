@@ -72,6 +72,11 @@ int ScanInfo::initRows(int s) const {
     return lowest < 0 ? -lowest : 0;
 }
 
+int ScanInfo::oldestTapIndex(int s) const {
+    std::vector<int> taps = stateTaps(s);
+    return taps.empty() ? 0 : static_cast<int>(std::min_element(taps.begin(), taps.end()) - taps.begin());
+}
+
 ScanCategory ScanInfo::stateCategory(int s) const {
     if (s < nMitMot()) return ScanCategory::MitMot;
     if (s < nMitMot() + nMitSot()) return ScanCategory::MitSot;
@@ -92,8 +97,12 @@ std::vector<std::string> ScanInfo::validate() const {
     for (size_t i = 0; i < mitSotTaps.size(); ++i) {
         const auto& t = mitSotTaps[i];
         if (t.empty()) problems.push_back("mit_sot-" + std::to_string(i) + " has no taps");
-        if (!std::is_sorted(t.begin(), t.end()) || std::adjacent_find(t.begin(), t.end()) != t.end())
-            problems.push_back("mit_sot-" + std::to_string(i) + " taps are not strictly ascending");
+        // PyTensor keeps a mit_sot's taps in the order scan() was given them (taps=[-1, -2]
+        // reads row t-1 through the first inner input); they only have to be distinct.
+        std::vector<int> sorted = t;
+        std::sort(sorted.begin(), sorted.end());
+        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+            problems.push_back("mit_sot-" + std::to_string(i) + " has a tap twice");
         for (int tap : t)
             if (tap >= 0) problems.push_back("mit_sot-" + std::to_string(i) + " has a non-negative tap " + std::to_string(tap));
     }

@@ -17,7 +17,7 @@ struct ScanInfo {
     int nSeqs = 0;
     std::vector<std::vector<int>> mitMotInTaps;   // per mit_mot state: input taps
     std::vector<std::vector<int>> mitMotOutTaps;  // per mit_mot state: output taps
-    std::vector<std::vector<int>> mitSotTaps;     // per mit_sot state: negative taps, ascending
+    std::vector<std::vector<int>> mitSotTaps;     // per mit_sot state: distinct negative taps, in inner-input order
     int nSitSot = 0;                              // taps are always {-1}
     int nNitSot = 0;
     int nUntraced = 0;
@@ -69,12 +69,15 @@ struct ScanInfo {
     std::vector<int> stateTaps(int s) const;
     /// Rows before the first new one in a traced state's buffer: -min(taps) (mit_mot: see impl).
     int initRows(int s) const;
+    /// Position (k of innerInTap(s, k)) of traced state s's oldest tap, the lowest one:
+    /// the row a new state may overwrite. Taps come in any order, as PyTensor keeps them.
+    int oldestTapIndex(int s) const;
     /// Category of traced state s.
     ScanCategory stateCategory(int s) const;
     /// Index of state s within its category (sit_sot-0 ...).
     int indexInCategory(int s) const;
 
-    /// Checks internal consistency (taps negative and sorted, counts >= 0); returns problems.
+    /// Checks internal consistency (mit_sot taps negative and distinct, counts >= 0); returns problems.
     std::vector<std::string> validate() const;
 
     friend bool operator==(const ScanInfo&, const ScanInfo&) = default;

@@ -13,7 +13,7 @@ namespace tl {
 namespace {
 
 bool isIntScalar(const Type& t) {
-    return (t.isScalarType() || t.ndim() == 0) && isInteger(t.dtype);
+    return t.holdsNumbers() && (t.isScalarType() || t.ndim() == 0) && isInteger(t.dtype);
 }
 
 std::string pyList(const std::vector<int>& v) {

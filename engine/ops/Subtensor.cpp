@@ -15,10 +15,7 @@ std::string sliceString(const IndexEntry& e) {
     return ":";
 }
 
-/// Python's slice(start, stop, step).indices(n): clamped start/stop and the length.
-struct ResolvedSlice {
-    int64_t start, step, length;
-};
+} // namespace
 
 ResolvedSlice resolveSlice(std::optional<int64_t> start, std::optional<int64_t> stop, std::optional<int64_t> step,
                            int64_t n) {
@@ -40,8 +37,6 @@ ResolvedSlice resolveSlice(std::optional<int64_t> start, std::optional<int64_t> 
     if (st < 0 && a > b) len = (a - b - st - 1) / (-st);
     return {a, st, len};
 }
-
-} // namespace
 
 int numIndexInputs(const std::vector<IndexEntry>& entries) {
     int n = 0;

@@ -5,6 +5,7 @@
 // "Subtensor{i, start:stop:step}", ... exactly as PyTensor.
 #include "ir/Op.h"
 
+#include <optional>
 #include <vector>
 
 namespace tl {
@@ -15,6 +16,13 @@ struct IndexEntry {
     enum class Kind { Index, Slice } kind;
     bool hasStart = false, hasStop = false, hasStep = false;
 };
+
+/// Python's slice(start, stop, step).indices(n): the first index, the step and the
+/// number of elements (start and stop clamped as Python clamps them; step must not be 0).
+struct ResolvedSlice {
+    int64_t start, step, length;
+};
+ResolvedSlice resolveSlice(std::optional<int64_t> start, std::optional<int64_t> stop, std::optional<int64_t> step, int64_t n);
 
 /// Number of graph inputs the entries consume (one per Index, one per present slice part).
 int numIndexInputs(const std::vector<IndexEntry>& entries);

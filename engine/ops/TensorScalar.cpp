@@ -19,7 +19,7 @@ void copyScalar(const std::string& opName, const NDArray& in, NDArray& out) {
 
 std::vector<Type> ScalarFromTensorOp::inferTypes(std::span<const Type* const> in) const {
     arrayop::requireArity(in, 1, name());
-    if (in[0]->isScalarType() || in[0]->ndim() != 0)
+    if (!in[0]->isTensorType() || in[0]->ndim() != 0)
         throw OpTypeError("ScalarFromTensor input must be a 0-d tensor, got " + in[0]->toString());
     return {Type::scalar(in[0]->dtype)};
 }

@@ -148,7 +148,7 @@ public:
                     return MatchResult::fail(options, [&] { return std::string("the kernel returned " + std::string(dtypeName(outs[k].dtype())) +
                                              " for a " + out->type().toString()); });
                 Type t = out->type();
-                if (!t.isScalarType()) {
+                if (t.isTensorType()) {
                     // PyTensor's make_constant narrows the type to the value's shape.
                     if (outs[k].ndim() != t.ndim())
                         return MatchResult::fail(options, [&] { return std::string("the kernel returned a " + std::to_string(outs[k].ndim()) +

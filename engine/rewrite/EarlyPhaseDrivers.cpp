@@ -38,7 +38,7 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
                   {&constantFolding(), &localPowSpecialize(), &localMulSpecialize(), &localAddRemoveZeros(),
                    &localUselessElemwise(), &localUselessSpecifyShape(), &localUselessUnbroadcast(),
                    &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
-                   &localTrackShapeI()});
+                   &localTrackShapeI(), &localReplaceAdvancedSubtensor(), &localAdvancedIncSubtensorToAdvancedIncSubtensor1()});
 }
 
 } // namespace tl

@@ -22,6 +22,9 @@ std::unique_ptr<GraphPass> makeCareduceFusionDriver() {
 
 Pipeline Pipeline::fastRun() {
     Pipeline p;
+    p.addPhase("ofg_inline", passList(std::make_unique<EquilibriumDriver>(  // PyTensor's -0.01: before merge
+        "inline_ofg_expansion", std::vector<std::string>{"fast_run", "fast_compile"},
+        std::vector<const NodeRewrite*>{&inlineOfgExpansion()})));
     p.addPhase("merge", passList(makeMergePass()));
     p.addPhase("shape", passList(makeShapeDriver()));
     p.addPhase("useless", passList(makeUselessDriver()));
@@ -45,7 +48,9 @@ Pipeline Pipeline::fastRun() {
                                    std::make_unique<EquilibriumDriver>(  // PyTensor's position 60: core ops keep inplace
                                        "local_useless_unbatched_blockwise", std::vector<std::string>{"fast_run", "blockwise"},
                                        std::vector<const NodeRewrite*>{&localUselessUnbatchedBlockwise()}),
-                                   makeInplaceBlas(), makeScanMakeInplace()));
+                                   makeInplaceBlas(), makeScanMakeInplace(),
+                                   makeLocalInplaceAdvancedIncSubtensor1(), makeLocalInplaceAdvancedIncSubtensor(),
+                                   makeCondMakeInplace()));
     p.addPhase("output_protection", passList(makeOutputProtection()));
     p.addPhase("final_merge", passList(makeFinalMergePass()));
     return p;

@@ -77,6 +77,19 @@ std::unique_ptr<GraphPass> makeBlockwiseInplace();
 const NodeRewrite& localUselessUnbatchedBlockwise();
 /// blas_opt_inplace: Gemm / Gemv / CGemv / Ger / CGer write into their first input (phase inplace).
 std::unique_ptr<GraphPass> makeInplaceBlas();
+// ---- advanced indexing and control flow (docs/rewrites/advanced_indexing.md) ----
+/// inline_ofg_expansion: an OpFromGraph with inline=True -> its inner graph (phase ofg_inline, first).
+const NodeRewrite& inlineOfgExpansion();
+/// local_replace_AdvancedSubtensor: a take along one axis -> AdvancedSubtensor1 (specialize).
+const NodeRewrite& localReplaceAdvancedSubtensor();
+/// local_AdvancedIncSubtensor_to_AdvancedIncSubtensor1: the same for increments and sets (specialize).
+const NodeRewrite& localAdvancedIncSubtensorToAdvancedIncSubtensor1();
+/// local_inplace_AdvancedIncSubtensor1 / local_inplace_AdvancedIncSubtensor: the writes into x
+/// itself (phase inplace, after scan_make_inplace, as PyTensor's 70.6).
+std::unique_ptr<GraphPass> makeLocalInplaceAdvancedIncSubtensor1();
+std::unique_ptr<GraphPass> makeLocalInplaceAdvancedIncSubtensor();
+/// cond_make_inplace: IfElse returns its then-values as views (phase inplace, last: PyTensor's 95).
+std::unique_ptr<GraphPass> makeCondMakeInplace();
 
 // ---- scan structure ----
 /// scan_merge: PyTensor's ScanMerge, two loops of equal n_steps without a dependency

@@ -13,7 +13,14 @@ OpFamily opFamily(const Op& op) {
     case OpKind::Elemwise: return op.innerGraph() ? OpFamily::Composite : OpFamily::Elemwise;
     case OpKind::Scan: return OpFamily::Scan;
     case OpKind::Subtensor:
-    case OpKind::IncSubtensor: return OpFamily::Indexing;
+    case OpKind::IncSubtensor:
+    case OpKind::AdvancedSubtensor1:
+    case OpKind::AdvancedSubtensor:
+    case OpKind::AdvancedIncSubtensor1:
+    case OpKind::AdvancedIncSubtensor:
+    case OpKind::MakeSlice: return OpFamily::Indexing;
+    case OpKind::IfElse:
+    case OpKind::OpFromGraph: return OpFamily::Other;
     case OpKind::Alloc:
     case OpKind::AllocEmpty:
     case OpKind::DeepCopy: return OpFamily::Memory;

@@ -8,10 +8,16 @@
 #include "ir/Rewriter.h"
 #include "io/JsonFormat.h"
 #include "io/JsonGraph.h"
+#include "ir/SliceValue.h"
+#include "ops/AdvancedIncSubtensor.h"
+#include "ops/AdvancedSubtensor.h"
 #include "ops/Assert.h"
 #include "ops/Dot.h"
+#include "ops/IfElse.h"
 #include "ops/Join.h"
+#include "ops/MakeSlice.h"
 #include "ops/MakeVector.h"
+#include "ops/OpFromGraph.h"
 #include "ops/Opaque.h"
 #include "ops/Reshape.h"
 #include "ops/Shape.h"
@@ -65,7 +71,21 @@ std::unique_ptr<Graph> everyOpKind() {
     Variable* ss = o.ap(makeSpecifyShape(), {as, o.c(5, DType::Int64), o.c(4, DType::Int64)});  // SpecifyShape
     Variable* ub = o.ap(makeUnbroadcast({0}), {o.ap(expandDims0(), {v})});             // Unbroadcast
     Variable* op = o.ap(makeOpaque("Mystery{42}", {vec(U)}), {v});                     // Opaque
-    std::vector<Variable*> outs{ss, sum, shp, back, al, ae, ub, op};
+    // Advanced indexing and control flow, with a slice and the None constant.
+    Variable* picks = o.in("picks", Type::tensor(DType::Int64, {2}));
+    Variable* none = o.g.addConstant(noneValue(), Type::none(), "NoneConst");
+    Variable* full = o.g.addConstant(sliceValue({}), Type::slice());
+    Variable* ms = o.ap(makeMakeSlice(), {o.sc(1), none, none});                        // MakeSlice
+    Variable* a1 = o.ap(makeAdvancedSubtensor1(), {x, picks});                           // AdvancedSubtensor1
+    Variable* an = o.ap(makeAdvancedSubtensor(), {x, ms, picks});                        // AdvancedSubtensor
+    Variable* ai1 = o.ap(makeAdvancedIncSubtensor1(false, true), {x, v, picks});         // AdvancedIncSubtensor1
+    Variable* ain = o.ap(makeAdvancedIncSubtensor(true, false), {ai1, o.c(1.5, DType::Float64), full, picks});  // AdvancedIncSubtensor
+    Variable* ie = o.ap(makeIfElse(1), {o.c(1, DType::Bool), ain, x});                  // IfElse
+    GraphAssembler body;
+    Variable* bin = body.addInput(mat(3, 4));
+    body.setOutputs({body.addNode(makeElemwise(ScalarOpCode::Exp), {bin})->output(0)});
+    Variable* ofg = o.ap(makeOpFromGraph(std::shared_ptr<const Graph>(body.finish()), std::string("layer")), {ie});  // OpFromGraph
+    std::vector<Variable*> outs{ss, sum, shp, back, al, ae, ub, op, a1, an, ofg};
     for (Variable* v : linalgOpKinds(o)) outs.push_back(v);  // products, BLAS, linear algebra
     auto g = o.finish(outs);
     return g;

@@ -251,9 +251,28 @@ def pytensor_named_cases():
         assert [i["name"] for i in doc["graph"]["inputs"]] == ["x"], doc["graph"]["inputs"]
         assert any("does not imitate NumPy's generators" in n for n in notes), notes
 
+    def indexing_and_control_flow():
+        from pytensor.compile.builders import OpFromGraph
+        from pytensor.ifelse import ifelse
+        a = pt.vector("a", shape=(4,))
+        twice = OpFromGraph([a], [a * 2], name="twice", inline=True)
+        y = ifelse(pt.gt(x.sum(), 0), twice(x), x[idx].sum() + x, name="branch")
+        doc = pytensor_export.export_graph([y, A[1:idx.sum(), idx]])
+        assert find(doc, "OpFromGraph")[0]["params"] == {"name": "twice", "inline": True}, find(doc, "OpFromGraph")
+        assert find(doc, "IfElse")[0]["params"] == {"as_view": False, "n_outs": 1, "name": "branch"}
+        find(doc, "MakeSlice")
+        consts = [c for c in doc["graph"]["constants"] if c["type"]["kind"] == "none"]
+        assert consts and consts[0]["data"] is None and "dtype" not in consts[0], consts
+        rng = pytensor.shared(np.random.default_rng(1), name="rng")
+        walk, _ = pytensor.scan(lambda s, r: s + pt.random.normal(rng=r), outputs_info=[x.sum()], non_sequences=[rng],
+                                n_steps=3)
+        loop = find(pytensor_export.export_graph([walk]), "Opaque")
+        assert any(n["params"].get("random") for n in loop), [n["params"] for n in loop]
+
     return [("Softmax params", softmax_axis), ("Blockwise core op", blockwise_core), ("CGemv destroy_map", gemv_destroys),
             ("CAReduce, scalar ops, CumOp, AdvancedSubtensor1", reductions_and_scalars),
-            ("random variables and --opaque-unknown", random_and_fallback)]
+            ("random variables and --opaque-unknown", random_and_fallback),
+            ("advanced indexing, IfElse, OpFromGraph, a random Scan", indexing_and_control_flow)]
 
 
 def main():

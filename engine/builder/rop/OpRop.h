@@ -25,5 +25,9 @@ using RopRule = std::vector<Variable*> (*)(GraphBuilder&, const Node&, std::span
 RopRule arrayRopRule(OpKind kind);
 /// Reductions, Argmax, the softmax family and CumOp (builder/rop/ReductionRop.cpp).
 RopRule reductionRopRule(OpKind kind);
+/// Advanced indexing (builder/rop/IndexingRop.cpp) and IfElse / OpFromGraph
+/// (builder/rop/ControlFlowRop.cpp); null when the family has no rule there.
+RopRule advancedIndexingRopRule(OpKind kind);
+RopRule controlFlowRopRule(OpKind kind);
 
 } // namespace tl
