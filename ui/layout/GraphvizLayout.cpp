@@ -56,19 +56,9 @@ PartOutput layoutWithDot(const PartInput& in, const std::atomic<bool>* cancel) {
         agxset(nodes[i], width, cstr(inches(in.sizes[i].width()).c_str()));
         agxset(nodes[i], height, cstr(inches(in.sizes[i].height()).c_str()));
     }
-    // Pinned rows: a body's placeholders on top and its output markers at the
-    // bottom, so the links into and out of the frame run straight.
-    Agraph_t* topRow = nullptr;
-    Agraph_t* bottomRow = nullptr;
-    for (size_t i = 0; i < in.pins.size() && i < nodes.size(); ++i) {
-        if (!in.pins[i]) continue;
-        Agraph_t*& sub = in.pins[i] < 0 ? topRow : bottomRow;
-        if (!sub) {
-            sub = agsubg(g, cstr(in.pins[i] < 0 ? "top" : "bottom"), 1);
-            agsafeset(sub, cstr("rank"), cstr(in.pins[i] < 0 ? "min" : "max"), cstr(""));
-        }
-        agsubnode(sub, nodes[i], 1);
-    }
+    // A body's placeholders are not pinned to rank=min/max rows here: dot's
+    // mincross (decompose) crashes on such rows in some bodies. The layered
+    // layout pins them (PartInput::pins); dot places them by their edges.
     std::vector<Agedge_t*> edges(in.edges.size(), nullptr);
     for (size_t k = 0; k < in.edges.size(); ++k) {
         auto [a, b] = in.edges[k];

@@ -269,8 +269,12 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
         const QRectF* cb = cache.rect(vg.nodes[ve.to].key);
         if (vg.nodes[ve.from].parent == vg.nodes[ve.to].parent && ca && cb && *ca == a && *cb == b)
             if (const QPainterPath* p = cache.path(edgeKey(vg, ve))) {
-                out.paths[e] = *p;
-                continue;
+                // Only a route that still starts and ends on these boxes (the cache
+                // may hold one from a picture where an end stood elsewhere).
+                if (!p->isEmpty() && a.adjusted(-4, -4, 4, 4).contains(p->elementAt(0)) && b.adjusted(-4, -4, 4, 4).contains(p->currentPosition())) {
+                    out.paths[e] = *p;
+                    continue;
+                }
             }
         out.paths[e] = routeEdge(vg, out.rects, ve);
     }

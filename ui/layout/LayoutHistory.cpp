@@ -63,6 +63,11 @@ size_t LayoutHistory::entries() const {
     return n;
 }
 
+namespace {
+// Whether a route's end `p` touches the box `r` (a few points of slack).
+bool endsOn(const QRectF& r, QPointF p) { return r.adjusted(-4, -4, 4, 4).contains(p); }
+} // namespace
+
 GraphLayout layoutFromPicture(const VisualGraph& vg, const PositionCache& picture) {
     GraphLayout out;
     out.rects.assign(vg.nodes.size(), QRectF());
@@ -70,8 +75,12 @@ GraphLayout layoutFromPicture(const VisualGraph& vg, const PositionCache& pictur
         if (const QRectF* r = picture.rect(vg.nodes[i].key)) out.rects[i] = *r;
     out.paths.resize(vg.edges.size());
     for (size_t e = 0; e < vg.edges.size(); ++e) {
-        if (const QPainterPath* p = picture.path(edgeKey(vg, vg.edges[e]))) out.paths[e] = *p;
-        else out.paths[e] = routeEdge(vg, out.rects, vg.edges[e]);
+        const VEdge& ve = vg.edges[e];
+        const QPainterPath* p = picture.path(edgeKey(vg, ve));
+        // A route kept from a picture where its ends stood elsewhere (the picture
+        // this one derives from) is drawn again between the boxes where they are.
+        if (p && !p->isEmpty() && endsOn(out.rects[ve.from], p->elementAt(0)) && endsOn(out.rects[ve.to], p->currentPosition())) out.paths[e] = *p;
+        else out.paths[e] = routeEdge(vg, out.rects, ve);
     }
     QRectF bounds;
     for (const QRectF& r : out.rects) bounds = bounds.united(r);

@@ -244,8 +244,9 @@ void GraphView::follow(const QRectF& target) {
     if (vis.contains(r)) return;
     if (r.width() > vis.width() || r.height() > vis.height()) {
         const QSizeF vp = viewport()->size();
-        const double want = std::min(vp.width() / r.width(), vp.height() / r.height());
-        setZoom(std::max(kMinFitZoom, std::min(zoom(), want)));
+        // A margin for the scroll bars a new zoom may show (they narrow the viewport).
+        const double want = 0.95 * std::min(vp.width() / r.width(), vp.height() / r.height());
+        setZoom(std::max(kMinFollowZoom, std::min(zoom(), want)));
         vis = visibleSceneRect();
         if (r.width() > vis.width() || r.height() > vis.height()) {
             // Too big even so: its top-left part, where a reader starts.

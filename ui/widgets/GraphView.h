@@ -47,6 +47,8 @@ class GraphView : public QGraphicsView {
 public:
     /// Below this the canvas font is unreadable (about 2 px).
     static constexpr double kMinFitZoom = 0.2;
+    /// How far follow() zooms out so a step's changes are all in view.
+    static constexpr double kMinFollowZoom = 0.05;
     /// From here up ids and edge labels are legible (8 pt at 75% is 8 px).
     static constexpr double kReadableZoom = 0.75;
 
@@ -73,8 +75,9 @@ public slots:
     /// Scrolls so `r` is visible, zooming out if it does not fit.
     void reveal(const QRectF& r);
     /// Moves the view as little as it can so `r` is inside it: a pan when it fits
-    /// at this zoom, else zooming out (to kMinFitZoom at most); nothing when it
-    /// is in view already.
+    /// at this zoom, else zooming out (to kMinFollowZoom at most: what a step
+    /// changed is never off-screen, even in a narrow canvas); nothing when it is
+    /// in view already.
     void follow(const QRectF& r);
     /// Places and shows (or hides) the minimap for the current scene and view.
     void updateMinimap();
