@@ -252,7 +252,8 @@ void MainWindow::restoreSettings() {
             auto* timeline = findChild<QDockWidget*>("timelineDock");
             auto* text = findChild<QDockWidget*>("dprintDock");
             auto* insp = findChild<QDockWidget*>("inspectorDock");
-            resizeDocks({timeline, text}, {320, 480}, Qt::Horizontal);
+            // Wide enough for the rewrite's name beside the change column.
+            resizeDocks({timeline, text}, {400, 460}, Qt::Horizontal);
             resizeDocks({text, insp}, {330, 470}, Qt::Vertical);
         });
     }

@@ -189,6 +189,9 @@ std::optional<QRectF> EdgeItem::linkRect() const {
 }
 
 void EdgeItem::placeLabels(std::optional<QPointF> label, std::optional<QPointF> link) {
+    // Most edges keep their labels from one step to the next: telling the scene
+    // of a geometry change re-indexes the item, thousands of times per step.
+    if (label.has_value() == m_showLabel && link.has_value() == m_showLink && (!label || *label == m_labelPos) && (!link || *link == m_linkPos)) return;
     prepareGeometryChange();
     m_showLabel = label.has_value();
     if (label) m_labelPos = *label;
