@@ -32,6 +32,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(new Rew
     createDocks();
     createActions();
     createMenus();
+    createViewActions();
     createStatusBar();
     restoreSettings();
     connect(m_session, &RewriteSession::opened, this, [this] {
@@ -123,13 +124,31 @@ void MainWindow::createActions() {
     actRelayout = make("&Relayout", {QKeySequence(Qt::Key_F5)}, "actRelayout", [this] { m_canvas->relayout(); });
     actExpandAll = make("&Expand all loops and chains", {QKeySequence("Ctrl+Shift+E")}, "actExpandAll", [this] { m_canvas->expandAll(); });
     actCollapseAll = make("&Collapse all", {QKeySequence("Ctrl+Shift+C")}, "actCollapseAll", [this] { m_canvas->collapseAll(); });
-    actMinimap = make("&Minimap", {QKeySequence("Ctrl+M")}, "actMinimap", [this](bool on) { m_canvas->view()->setMinimapVisible(on); });
+    actMinimap = make("&Minimap", {QKeySequence("Ctrl+M")}, "actMinimap", [this](bool on) {
+        m_canvas->view()->setMinimapVisible(on);
+        QSettings().setValue("view/minimap", on);
+    });
     actMinimap->setCheckable(true);
-    actMinimap->setChecked(true);
+    // The user's choice outlives the window.
+    actMinimap->setChecked(QSettings().value("view/minimap", true).toBool());
+    m_canvas->view()->setMinimapVisible(actMinimap->isChecked());
 
-    actRun = make("&Run this step", {QKeySequence(Qt::Key_F9)}, "actRun", [this] { m_run->runCurrentStep(); });
+    // Results go where the user looks: the Run pane comes forward as the run starts.
+    auto raiseRun = [this] {
+        if (auto* d = findChild<QDockWidget*>("runDock")) {
+            d->show();
+            d->raise();
+        }
+    };
+    actRun = make("&Run this step", {QKeySequence(Qt::Key_F9)}, "actRun", [this, raiseRun] {
+        raiseRun();
+        m_run->runCurrentStep();
+    });
     actRun->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
-    actVerify = make("&Verify all steps", {QKeySequence("Shift+F9")}, "actVerify", [this] { m_run->verifyAllSteps(); });
+    actVerify = make("&Verify all steps", {QKeySequence("Shift+F9")}, "actVerify", [this, raiseRun] {
+        raiseRun();
+        m_run->verifyAllSteps();
+    });
     actExclude = make("E&xclude rewrites and re-run\u2026", {QKeySequence("Ctrl+Shift+R")}, "actExclude", [this] { chooseExclusions(); });
     actShortcuts = make("&Keyboard shortcuts", {QKeySequence::HelpContents}, "actShortcuts", [this] { showShortcuts(); });
     actAbout = make("&About tensorlens", {}, "actAbout", [this] {
@@ -233,7 +252,8 @@ void MainWindow::restoreSettings() {
             auto* timeline = findChild<QDockWidget*>("timelineDock");
             auto* text = findChild<QDockWidget*>("dprintDock");
             auto* insp = findChild<QDockWidget*>("inspectorDock");
-            resizeDocks({timeline, text}, {320, 480}, Qt::Horizontal);
+            // Wide enough for the rewrite's name beside the change column.
+            resizeDocks({timeline, text}, {400, 460}, Qt::Horizontal);
             resizeDocks({text, insp}, {330, 470}, Qt::Vertical);
         });
     }
@@ -256,8 +276,10 @@ void MainWindow::updateActions() {
     actLast->setEnabled(open && k < n);
     actJump->setEnabled(open && n > 0);
     for (QAction* a : {actExportSvg, actExportPng, actExportDot, actExportJson, actExportTrace, actExportDPrint, actRun, actVerify,
-                       actExclude, actRelayout, actExpandAll, actCollapseAll})
-        a->setEnabled(open);
+                       actExclude, actRelayout, actExpandAll, actCollapseAll, actModeExact, actModePyTensor, actSwitchMode, actCompareStep,
+                       actCompareOriginal})
+        if (a) a->setEnabled(open);
+    if (actCompareOff) actCompareOff->setEnabled(open && m_session->comparisonBase() >= 0);
 }
 
 void MainWindow::updateTitle() {
@@ -267,6 +289,8 @@ void MainWindow::updateTitle() {
     }
     QString t = m_session->source().isEmpty() ? QString("untitled") : m_session->source();
     if (m_session->stepCount() > 0) t += QString(" \u2014 step %1 of %2").arg(m_session->currentStep()).arg(m_session->stepCount());
+    if (auto it = m_session->trace().settings().find("mode"); it != m_session->trace().settings().end())
+        t += QString(" (%1 buffers)").arg(QString::fromStdString(it->second));
     setWindowTitle(t + " \u2014 tensorlens");
 }
 

@@ -19,6 +19,7 @@ namespace tl {
 
 class DPrintPane;
 class GraphCanvas;
+struct StepChecks;
 class InspectorPane;
 class RunPane;
 class TimelinePane;
@@ -35,10 +36,18 @@ public:
     InspectorPane* inspector() const { return m_inspector; }
     TimelinePane* timeline() const { return m_timeline; }
     RunPane* runPane() const { return m_run; }
+    /// File → Open's filters, the first (the default) naming everything the window opens.
+    static QString openFilter();
     /// The message of the last failed open/export ("" after a success).
     const QString& lastError() const { return m_lastError; }
     /// Rewrite plain graphs with the FAST_RUN pipeline as they are opened (default on).
     void setRewriteOnOpen(bool on) { m_rewriteOnOpen = on; }
+    /// How Scan buffers are sized when a graph is rewritten: exact (the proven-safe
+    /// minimum) or as PyTensor's C backend does (`tensorlens --mode pytensor`).
+    enum class BufferMode { Exact, PyTensor };
+    BufferMode bufferMode() const { return m_mode; }
+    /// Sets the mode for what is opened next (the command line); see switchBufferMode.
+    void setBufferMode(BufferMode mode);
 
 public slots:
     /// Opens a JSON graph / trace (or dprint text). On error shows a dialog naming the
@@ -57,6 +66,14 @@ public slots:
     bool exportTo(const QString& path);
     /// Re-runs the pipeline on the original graph without the named rewrites.
     bool rerunExcluding(const std::set<std::string>& exclude);
+    /// Runs the pipeline again in `mode` and shows the same step there (the same
+    /// rewrite's same occurrence), the picture kept where the graphs agree.
+    bool showInBufferMode(BufferMode mode);
+    /// The one-key switch (B): this step in the other buffer mode.
+    bool switchBufferMode();
+    /// Highlights everything that changed from position `base` to the current one
+    /// (-1: the current step's own changes again).
+    void compareWith(int base);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -82,6 +99,12 @@ private:
     void showShortcuts();
     bool openLoaded(std::unique_ptr<Trace> trace, const QString& source, bool rewrite);
     void reportOpened(const QString& source, const QStringList& notes);
+    // MainWindowViews.cpp: buffer modes, comparing positions, verification results.
+    void createViewActions();
+    void showChecks(const StepChecks& checks);
+    void chooseComparison();
+    void onNoticeLink(const QString& link);
+    void updateModeActions();
 
     RewriteSession* m_session;
     GraphCanvas* m_canvas;
@@ -98,6 +121,7 @@ private:
     QToolButton* m_layoutCancel = nullptr;
     QString m_lastError;
     bool m_rewriteOnOpen = true;
+    BufferMode m_mode = BufferMode::Exact;
 
 public:
     // Actions, public so tests and menus share them.
@@ -129,6 +153,12 @@ public:
     QAction* actRun = nullptr;
     QAction* actVerify = nullptr;
     QAction* actExclude = nullptr;
+    QAction* actModeExact = nullptr;
+    QAction* actModePyTensor = nullptr;
+    QAction* actSwitchMode = nullptr;
+    QAction* actCompareStep = nullptr;
+    QAction* actCompareOriginal = nullptr;
+    QAction* actCompareOff = nullptr;
     QAction* actShortcuts = nullptr;
     QAction* actAbout = nullptr;
 };

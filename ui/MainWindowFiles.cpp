@@ -11,7 +11,9 @@
 #include "rewrite/Pipeline.h"
 #include "session/FileLoader.h"
 #include "widgets/DPrintPane.h"
+#include "widgets/ExcludeDialog.h"
 #include "widgets/GraphCanvas.h"
+#include "widgets/NoticeBar.h"
 
 #include <QClipboard>
 #include <QDialog>
@@ -47,7 +49,7 @@ bool MainWindow::openLoaded(std::unique_ptr<Trace> trace, const QString& source,
         // A plain graph: record what the pipeline does to it, so there is something to step through.
         try {
             WaitCursor wait;
-            std::unique_ptr<Trace> rewritten = rewriteToTrace(trace->original());
+            std::unique_ptr<Trace> rewritten = rewriteToTrace(trace->original(), {}, m_mode == BufferMode::PyTensor);
             trace = std::move(rewritten);
         } catch (const std::exception& e) {
             // Keep the graph itself; the user can still look at it and run it.
@@ -70,6 +72,7 @@ bool MainWindow::openFile(const QString& path) {
         return false;
     }
     addRecentFile(QFileInfo(path).absoluteFilePath());
+    m_canvas->setNodeNotes(doc.nodeNotes);
     const bool ok = openLoaded(std::move(doc.trace), QFileInfo(path).fileName(), m_rewriteOnOpen && doc.kind != "trace");
     if (ok) reportOpened(path, doc.notes);
     return ok;
@@ -84,6 +87,7 @@ bool MainWindow::openText(const QString& text, const QString& name) {
         showError("Cannot open " + name, QString::fromUtf8(e.what()));
         return false;
     }
+    m_canvas->setNodeNotes(doc.nodeNotes);
     const bool ok = openLoaded(std::move(doc.trace), name, m_rewriteOnOpen && doc.kind != "trace");
     if (ok) reportOpened(name, doc.notes);
     return ok;
@@ -99,16 +103,24 @@ bool MainWindow::pasteDprint() {
 }
 
 void MainWindow::reportOpened(const QString& source, const QStringList& notes) {
-    // What an importer had to infer is part of what was opened: say it, never silently.
-    if (notes.isEmpty()) {
-        m_statusLabel->setText("Opened " + source);
-        return;
-    }
-    m_statusLabel->setText(QString("Opened %1 (%2 import notes: %3)").arg(source).arg(notes.size()).arg(notes.front()));
-    m_statusLabel->setToolTip(notes.join("\n"));
+    // What an importer had to infer is part of what was opened: said above the
+    // graph, where it is seen, until the user dismisses it.
+    m_statusLabel->setText("Opened " + source);
+    m_statusLabel->setToolTip(QString());
+    if (notes.isEmpty()) return;
+    QString html = QString("<b>%1</b>: the importer had to infer %2 thing%3:<ul style='margin:0'>")
+                       .arg(source.toHtmlEscaped())
+                       .arg(notes.size())
+                       .arg(notes.size() == 1 ? "" : "s");
+    for (int i = 0; i < notes.size() && i < 6; ++i) html += "<li>" + notes[i].toHtmlEscaped() + "</li>";
+    if (notes.size() > 6) html += QString("<li>\u2026 and %1 more (hover for all)</li>").arg(notes.size() - 6);
+    html += "</ul>";
+    m_canvas->notices()->showNotice("import", NoticeBar::Kind::Warning, html, notes.join("\n"));
+    m_statusLabel->setText(QString("Opened %1 (%2 import notes, above the graph)").arg(source).arg(notes.size()));
 }
 
 bool MainWindow::openExample(const QString& name) {
+    m_canvas->setNodeNotes({});
     std::unique_ptr<Graph> g;
     try {
         g = buildExample(name.toStdString());
@@ -116,7 +128,9 @@ bool MainWindow::openExample(const QString& name) {
         showError("Cannot build example " + name, QString::fromUtf8(e.what()));
         return false;
     }
-    return openLoaded(std::make_unique<Trace>(std::move(g)), "example " + name, true);
+    const bool ok = openLoaded(std::make_unique<Trace>(std::move(g)), "example " + name, true);
+    if (ok) reportOpened("example " + name, {});
+    return ok;
 }
 
 bool MainWindow::openArgument(const QString& arg) {
@@ -128,7 +142,7 @@ bool MainWindow::rerunExcluding(const std::set<std::string>& exclude) {
     if (!m_session->isOpen()) return false;
     try {
         WaitCursor wait;
-        auto trace = rewriteToTrace(m_session->trace().original(), exclude);
+        auto trace = rewriteToTrace(m_session->trace().original(), exclude, m_mode == BufferMode::PyTensor);
         const int k = m_session->currentStep();
         QString source = m_session->source();
         if (!exclude.empty()) {
@@ -147,37 +161,16 @@ bool MainWindow::rerunExcluding(const std::set<std::string>& exclude) {
 
 void MainWindow::chooseExclusions() {
     if (!m_session->isOpen()) return;
-    QDialog dlg(this);
-    dlg.setWindowTitle("Exclude rewrites and re-run");
-    auto* list = new QListWidget(&dlg);
     std::set<std::string> current;
     if (auto it = m_session->trace().settings().find("exclude"); it != m_session->trace().settings().end()) {
         QString s = QString::fromStdString(it->second);
         for (const QString& part : s.split(QRegularExpression("[,\\s]+"), Qt::SkipEmptyParts)) current.insert(part.toStdString());
     }
-    for (const RewriteDescription& d : Pipeline::fastRun().describe()) {
-        auto* item = new QListWidgetItem(QString::fromStdString(d.phase + " / " + d.name), list);
-        item->setData(Qt::UserRole, QString::fromStdString(d.name));
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        const bool on = d.enabledByDefault && !current.count(d.name);
-        item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
-        QStringList tags;
-        for (const std::string& t : d.tags) tags << QString::fromStdString(t);
-        item->setToolTip("tags: " + tags.join(", "));
-    }
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dlg);
-    connect(buttons, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
-    auto* layout = new QVBoxLayout(&dlg);
-    layout->addWidget(new QLabel("Unchecked rewrites are excluded; the pipeline runs again on the original graph.", &dlg));
-    layout->addWidget(list, 1);
-    layout->addWidget(buttons);
-    dlg.resize(480, 560);
+    std::map<std::string, int> fired;
+    for (const TraceStep& s : m_session->steps()) ++fired[s.rewrite];
+    ExcludeDialog dlg(Pipeline::fastRun().describe(), fired, current, this);
     if (dlg.exec() != QDialog::Accepted) return;
-    std::set<std::string> exclude;
-    for (int i = 0; i < list->count(); ++i)
-        if (list->item(i)->checkState() == Qt::Unchecked) exclude.insert(list->item(i)->data(Qt::UserRole).toString().toStdString());
-    rerunExcluding(exclude);
+    rerunExcluding(dlg.excluded());
 }
 
 bool MainWindow::exportTo(const QString& path) {
@@ -187,9 +180,20 @@ bool MainWindow::exportTo(const QString& path) {
         const Graph& g = m_session->currentGraph();
         switch (exportFormatForPath(p)) {
         case ExportFormat::Svg:
-            exportSceneToSvg(*m_canvas->scene(), path, windowTitle());
+        case ExportFormat::Png: {
+            // The picture carries the step's banner, which the window shows above the canvas.
+            GraphScene& scene = *m_canvas->scene();
+            scene.setBannerShown(true);
+            try {
+                if (exportFormatForPath(p) == ExportFormat::Svg) exportSceneToSvg(scene, path, windowTitle());
+                else exportSceneToPng(scene, path);
+            } catch (...) {
+                scene.setBannerShown(false);
+                throw;
+            }
+            scene.setBannerShown(false);
             break;
-        case ExportFormat::Png: exportSceneToPng(*m_canvas->scene(), path); break;
+        }
         case ExportFormat::JsonGraph: saveGraph(p, g); break;
         case ExportFormat::JsonTrace: saveTrace(p, m_session->trace()); break;
         case ExportFormat::Dot:
@@ -217,11 +221,15 @@ bool MainWindow::exportTo(const QString& path) {
     return true;
 }
 
+QString MainWindow::openFilter() {
+    // Everything the window opens is shown by default; the narrower filters are there to pick.
+    return "Graphs, traces and dprint text (*.json *.txt);;tensorlens graphs and traces (*.json);;dprint text (*.txt);;All files (*)";
+}
+
 void MainWindow::chooseAndOpen() {
     QSettings s;
     const QString dir = s.value("files/lastDir").toString();
-    const QString path = QFileDialog::getOpenFileName(this, "Open graph or trace", dir,
-                                                      "tensorlens graphs and traces (*.json);;dprint text (*.txt);;All files (*)");
+    const QString path = QFileDialog::getOpenFileName(this, "Open graph, trace or dprint text", dir, openFilter());
     if (path.isEmpty()) return;
     s.setValue("files/lastDir", QFileInfo(path).absolutePath());
     openFile(path);

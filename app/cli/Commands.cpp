@@ -6,11 +6,20 @@ const std::vector<Command>& commands() {
     static const std::vector<Command> kCommands = {
         {"example", "list the built-in examples or write one as a JSON graph",
          "Usage: tensorlens example --list\n"
-         "       tensorlens example NAME -o FILE.json\n\n"
+         "       tensorlens example NAME -o FILE.json\n"
+         "       tensorlens example --generate KIND [--nodes N] [--seed S] -o FILE.json\n\n"
          "The built-in examples: the seed bug report's two programs (seed_rop, seed_dup) and\n"
-         "one per PyTensor reference case (tests/oracle/<case>).\n\n"
+         "one per PyTensor reference case (tests/oracle/<case>). --generate makes a graph of about\n"
+         "N nodes, the one the benchmarks use (docs/performance.md):\n"
+         "  mixed  elementwise chains, duplicated subexpressions and Scans (the window's 5,000-node case)\n"
+         "  chain  one long elementwise chain reading its input again every eighth op\n"
+         "  scans  N/8 independent loops of equal length (scan_merge material)\n"
+         "  dup    every subexpression built twice (merge material)\n\n"
          "Options:\n"
          "  --list             list the examples with a one-line description\n"
+         "  --generate KIND    mixed, chain, scans or dup\n"
+         "  --nodes N          about how many nodes (default 5000)\n"
+         "  --seed S           the mixed graph's random choices (default 1)\n"
          "  -o, --output FILE  where to write the graph (default: standard output)\n",
          &cmdExample},
         {"run", "execute a graph on the CPU and print its outputs",

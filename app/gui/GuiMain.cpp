@@ -44,10 +44,21 @@ int runGui(int argc, char** argv) {
     QCommandLineOption select("select", "Select node ID after opening (shows it in the inspector).", "ID");
     QCommandLineOption screenshot("screenshot", "Save a picture of the window to FILE once the graph is drawn, then quit.", "FILE");
     QCommandLineOption size("size", "Window size WIDTHxHEIGHT.", "WxH");
-    for (const QCommandLineOption& o : {example, step, select, screenshot, size}) parser.addOption(o);
+    QCommandLineOption mode("mode", "Scan buffer sizing when rewriting: exact (default, the proven-safe minimum) or pytensor "
+                                    "(as PyTensor's C backend). B switches in the window.",
+                            "MODE");
+    for (const QCommandLineOption& o : {example, step, select, screenshot, size, mode}) parser.addOption(o);
     parser.process(app);
 
     MainWindow window;
+    if (parser.isSet(mode)) {
+        const QString m = parser.value(mode);
+        if (m != "exact" && m != "pytensor") {
+            std::cerr << "tensorlens: --mode must be exact or pytensor, got '" << m.toStdString() << "'\n";
+            return 2;
+        }
+        window.setBufferMode(m == "pytensor" ? MainWindow::BufferMode::PyTensor : MainWindow::BufferMode::Exact);
+    }
     if (parser.isSet(size)) {
         const QStringList wh = parser.value(size).split('x');
         bool okW = false, okH = false;

@@ -99,10 +99,14 @@ void exportScene(const Trace& trace, int step, const std::string& path, const Ex
     }
     TraceReplayer replayer(trace);
     std::optional<StepDiff> diff;
+    StepChanges changes;
     if (step > 0) {
         StepDiffBuilder builder(trace.steps()[step - 1], step);
         builder.collectBefore(replayer.graphAt(step - 1));
         diff = builder.finish(replayer.graphAt(step));
+        // The bodies the step rewrote are highlighted in the picture as in the window.
+        changes.inner = innerGraphDiffs(trace.steps()[step - 1], *diff, replayer.graphAt(step));
+        changes.sameNameOpChanged = sameNameOpChanges(trace.steps()[step - 1], *diff, replayer.graphAt(step));
     }
     const Graph& g = replayer.graphAt(step);
     switch (format) {
@@ -129,10 +133,10 @@ void exportScene(const Trace& trace, int step, const std::string& path, const Ex
     default: break;
     }
     if (!ensureGuiApplication()) throw std::runtime_error("SVG/PNG export needs a QApplication, but a QCoreApplication already exists");
-    auto vg = std::make_shared<VisualGraph>(buildVisualGraph(g, options.expansion, diff ? &*diff : nullptr));
+    auto vg = std::make_shared<VisualGraph>(buildVisualGraph(g, options.expansion, diff ? &*diff : nullptr, diff ? &changes : nullptr));
     const GraphLayout layout = layoutVisualGraph(*vg, options.layout);
     if (!layout.ok) throw std::runtime_error("layout failed");
-    const Highlights h = computeHighlights(*vg, diff ? &*diff : nullptr, n);
+    const Highlights h = computeHighlights(*vg, diff ? &*diff : nullptr, n, {}, diff ? &changes : nullptr);
     GraphScene scene;
     scene.setContent(vg, layout, h);
     const QString qpath = QString::fromStdString(path);

@@ -13,6 +13,50 @@ std::string edgeKey(const VisualGraph& vg, const VEdge& e) {
     return vg.nodes[e.from].key + ">" + vg.nodes[e.to].key + "@" + std::to_string(e.var);
 }
 
+double clusterHeader(const VNode& cluster) { return cluster.header > 0 ? cluster.header : kClusterHeader; }
+
+QPainterPath routeEdge(const VisualGraph& vg, const std::vector<QRectF>& rects, const VEdge& e) {
+    const QRectF& a = rects[e.from];
+    const QRectF& b = rects[e.to];
+    // The frames the edge leaves (around `from`, not around `to`) and enters.
+    auto frames = [&](int inside, int other) {
+        std::vector<int> out;
+        for (int p = vg.nodes[inside].parent; p >= 0; p = vg.nodes[p].parent) {
+            bool common = false;
+            for (int q = vg.nodes[other].parent; q >= 0 && !common; q = vg.nodes[q].parent) common = q == p;
+            if (common) break;
+            out.push_back(p);  // innermost first
+        }
+        return out;
+    };
+    const std::vector<int> leaving = frames(e.from, e.to), entering = frames(e.to, e.from);
+    QPointF start(a.center().x(), a.bottom());
+    QPointF end(b.center().x(), b.top());
+    if (leaving.empty() && entering.empty()) return verticalBezier(start, end);
+    // Straight down out of each frame left, a curve between the frames, straight
+    // down into each frame entered: a link reaches its own placeholder (and leaves
+    // its own output marker) without crossing its neighbours.
+    QPainterPath path(start);
+    QPointF cur = start;
+    if (!leaving.empty()) {
+        const double y = rects[leaving.back()].bottom() + 4;
+        if (y > cur.y()) {
+            cur = QPointF(cur.x(), y);
+            path.lineTo(cur);
+        }
+    }
+    QPointF target = end;
+    if (!entering.empty()) target = QPointF(end.x(), std::min(end.y(), rects[entering.back()].top() - 4));
+    if (target.y() > cur.y()) {
+        const double dy = std::max(20.0, (target.y() - cur.y()) * 0.45);
+        path.cubicTo(cur + QPointF(0, dy), target - QPointF(0, dy), target);
+    } else {
+        path.lineTo(target);
+    }
+    if (target != end) path.lineTo(end);
+    return path;
+}
+
 namespace {
 
 // The layout of one level (top or a cluster body) in its own coordinates.
@@ -84,6 +128,7 @@ GraphLayout layoutVisualGraph(const VisualGraph& vg, const LayoutSettings& setti
             indexInPart[k] = static_cast<int>(partNodes[comp[k]].size());
             partNodes[comp[k]].push_back(k);
             parts[comp[k]].sizes.push_back(size[R.children[k]]);
+            parts[comp[k]].pins.push_back(vg.nodes[R.children[k]].rankPin);
         }
         for (size_t e = 0; e < levelEdges.size(); ++e) {
             auto [a, b] = levelEdges[e];
@@ -141,7 +186,7 @@ GraphLayout layoutVisualGraph(const VisualGraph& vg, const LayoutSettings& setti
         R.size = QSizeF(maxW, y + rowHeight);
         if (level >= 0)
             size[level] = QSizeF(std::max(R.size.width() + 2 * kClusterMargin, vg.nodes[level].size.width()),
-                                 R.size.height() + kClusterHeader + kClusterMargin);
+                                 R.size.height() + clusterHeader(vg.nodes[level]) + kClusterMargin);
         results[level] = std::move(R);
         if (progress) progress(++done, total);
     }
@@ -160,7 +205,7 @@ GraphLayout layoutVisualGraph(const VisualGraph& vg, const LayoutSettings& setti
             out.rects[c] = QRectF(center.x() - size[c].width() / 2, center.y() - size[c].height() / 2, size[c].width(), size[c].height());
             if (vg.nodes[c].kind == VNode::Kind::Cluster) {
                 const QSizeF inner = results[c].size;
-                origin[c + 1] = QPointF(center.x() - inner.width() / 2, out.rects[c].top() + kClusterHeader);
+                origin[c + 1] = QPointF(center.x() - inner.width() / 2, out.rects[c].top() + clusterHeader(vg.nodes[c]));
                 stack.push_back(c);
             }
         }
@@ -176,225 +221,13 @@ GraphLayout layoutVisualGraph(const VisualGraph& vg, const LayoutSettings& setti
                 continue;
             }
         }
-        const QRectF& a = out.rects[ve.from];
-        const QRectF& b = out.rects[ve.to];
-        out.paths[e] = verticalBezier(QPointF(a.center().x(), a.bottom()), QPointF(b.center().x(), b.top()));
+        out.paths[e] = routeEdge(vg, out.rects, ve);
     }
     QRectF bounds;
     for (const QRectF& r : out.rects) bounds = bounds.united(r);
     out.bounds = bounds;
     out.ok = true;
     return out;
-}
-
-void PositionCache::remember(const VisualGraph& vg, const GraphLayout& layout) {
-    for (size_t i = 0; i < vg.nodes.size() && i < layout.rects.size(); ++i) m_rects[vg.nodes[i].key] = layout.rects[i];
-    for (size_t e = 0; e < vg.edges.size() && e < layout.paths.size(); ++e) m_paths[edgeKey(vg, vg.edges[e])] = layout.paths[e];
-}
-
-const QRectF* PositionCache::rect(const std::string& key) const {
-    auto it = m_rects.find(key);
-    return it == m_rects.end() ? nullptr : &it->second;
-}
-
-const QPainterPath* PositionCache::path(const std::string& key) const {
-    auto it = m_paths.find(key);
-    return it == m_paths.end() ? nullptr : &it->second;
-}
-
-void PositionCache::clear() {
-    m_rects.clear();
-    m_paths.clear();
-}
-
-namespace {
-// Coarse grid of placed rectangles, so finding a free spot is not O(N) per node.
-class Occupancy {
-public:
-    void add(const QRectF& r, int id) {
-        forCells(r, [&](long long k) { m_cells[k].push_back(id); });
-        m_rects[id] = r;
-    }
-    bool free(const QRectF& r, int ignore = -1) const {
-        bool ok = true;
-        forCells(r, [&](long long k) {
-            if (!ok) return;
-            auto it = m_cells.find(k);
-            if (it == m_cells.end()) return;
-            for (int id : it->second)
-                if (id != ignore && m_rects.at(id).adjusted(-6, -6, 6, 6).intersects(r)) {
-                    ok = false;
-                    return;
-                }
-        });
-        return ok;
-    }
-
-private:
-    template <typename F> void forCells(const QRectF& r, F&& f) const {
-        const int x0 = static_cast<int>(std::floor(r.left() / kCell)), x1 = static_cast<int>(std::floor(r.right() / kCell));
-        const int y0 = static_cast<int>(std::floor(r.top() / kCell)), y1 = static_cast<int>(std::floor(r.bottom() / kCell));
-        for (int x = x0; x <= x1; ++x)
-            for (int y = y0; y <= y1; ++y) f((static_cast<long long>(x) << 32) ^ static_cast<unsigned>(y));
-    }
-    static constexpr double kCell = 160.0;
-    std::unordered_map<long long, std::vector<int>> m_cells;
-    std::unordered_map<int, QRectF> m_rects;
-};
-} // namespace
-
-PlacementHints placementHints(const StepDiff* diff) {
-    PlacementHints hints;
-    if (!diff) return hints;
-    for (const auto& [was, now] : diff->replacedBy) {
-        const std::string n = "n" + std::to_string(now), w = "n" + std::to_string(was);
-        hints.exact[n] = w;
-        hints.prefixes.emplace_back(n + "/", w + "/");
-    }
-    return hints;
-}
-
-IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache& cache, const PlacementHints& hints) {
-    IncrementalLayout res;
-    GraphLayout& out = res.layout;
-    const int n = static_cast<int>(vg.nodes.size());
-    out.rects.assign(n, QRectF());
-    std::vector<char> known(n, 0);
-    Occupancy occ;
-    for (int i = 0; i < n; ++i) {
-        if (vg.nodes[i].kind == VNode::Kind::Cluster) continue;  // derived from the children below
-        if (const QRectF* r = cache.rect(vg.nodes[i].key)) {
-            const QSizeF s = vg.nodes[i].size;
-            out.rects[i] = QRectF(r->center().x() - s.width() / 2, r->center().y() - s.height() / 2, s.width(), s.height());
-            known[i] = 1;
-            occ.add(out.rects[i], i);
-            ++res.reused;
-        }
-    }
-    // New nodes in topological order of the visual edges, so a new chain stacks downward.
-    std::vector<std::vector<int>> pred(n), succ(n);
-    std::vector<int> indeg(n, 0);
-    for (const VEdge& e : vg.edges) {
-        pred[e.to].push_back(e.from);
-        succ[e.from].push_back(e.to);
-        ++indeg[e.to];
-    }
-    std::vector<int> order;
-    for (int i = 0; i < n; ++i)
-        if (!indeg[i]) order.push_back(i);
-    for (size_t h = 0; h < order.size(); ++h)
-        for (int s : succ[order[h]])
-            if (--indeg[s] == 0) order.push_back(s);
-    QRectF bounds;
-    for (int i = 0; i < n; ++i)
-        if (known[i]) bounds = bounds.united(out.rects[i]);
-    for (int i : order) {
-        if (known[i] || vg.nodes[i].kind == VNode::Kind::Cluster) continue;
-        const QSizeF s = vg.nodes[i].size;
-        QPointF want;
-        bool have = false;
-        const std::string& key = vg.nodes[i].key;
-        bool hinted = false;
-        if (auto h = hints.exact.find(key); h != hints.exact.end())
-            if (const QRectF* r = cache.rect(h->second)) {
-                want = r->center();
-                have = true;
-            }
-        for (size_t p = 0; !have && p < hints.prefixes.size(); ++p) {
-            const auto& [now, was] = hints.prefixes[p];
-            if (key.compare(0, now.size(), now) != 0) continue;
-            if (const QRectF* r = cache.rect(was + key.substr(now.size()))) {
-                want = r->center();
-                have = true;
-            }
-        }
-        hinted = have;
-        if (!hinted && vg.nodes[i].parent >= 0) res.needsFullLayout = true;
-        if (!have) {
-            double sx = 0, maxBottom = -1e18;
-            int cnt = 0;
-            for (int p : pred[i])
-                if (known[p]) {
-                    sx += out.rects[p].center().x();
-                    maxBottom = std::max(maxBottom, out.rects[p].bottom());
-                    ++cnt;
-                }
-            if (cnt) {
-                want = QPointF(sx / cnt, maxBottom + 36 + s.height() / 2);
-                have = true;
-            } else {
-                double minTop = 1e18;
-                for (int c : succ[i])
-                    if (known[c]) {
-                        sx += out.rects[c].center().x();
-                        minTop = std::min(minTop, out.rects[c].top());
-                        ++cnt;
-                    }
-                if (cnt) {
-                    want = QPointF(sx / cnt, minTop - 36 - s.height() / 2);
-                    have = true;
-                }
-            }
-        }
-        if (!have) want = QPointF(bounds.isNull() ? 0 : bounds.right() + 40 + s.width() / 2, bounds.isNull() ? 0 : bounds.top() + s.height() / 2);
-        QRectF r(want.x() - s.width() / 2, want.y() - s.height() / 2, s.width(), s.height());
-        // Step sideways, alternating right and left, until the spot is free.
-        for (int t = 1; t < 80 && !occ.free(r); ++t) {
-            const double dx = ((t + 1) / 2) * (s.width() * 0.5 + 12) * (t % 2 ? 1 : -1);
-            r.moveCenter(QPointF(want.x() + dx, want.y()));
-        }
-        out.rects[i] = r;
-        known[i] = 1;
-        occ.add(r, i);
-        bounds = bounds.united(r);
-        ++res.placed;
-    }
-    // Clusters: the box around their children, deepest first.
-    std::vector<int> clusters;
-    for (int i = 0; i < n; ++i)
-        if (vg.nodes[i].kind == VNode::Kind::Cluster) clusters.push_back(i);
-    std::stable_sort(clusters.begin(), clusters.end(), [&](int a, int b) { return vg.depth(a) > vg.depth(b); });
-    for (int c : clusters) {
-        QRectF box;
-        for (int k = 0; k < n; ++k)
-            if (vg.nodes[k].parent == c && !out.rects[k].isNull()) box = box.united(out.rects[k]);
-        if (box.isNull()) {
-            if (const QRectF* r = cache.rect(vg.nodes[c].key)) box = *r;
-            else box = QRectF(bounds.right() + 40, bounds.top(), vg.nodes[c].size.width(), vg.nodes[c].size.height());
-            out.rects[c] = box;
-        } else {
-            out.rects[c] = box.adjusted(-kClusterMargin, -kClusterHeader, kClusterMargin, kClusterMargin);
-        }
-    }
-    // A box drawn inside a frame it does not belong to would read as part of that body.
-    for (int c : clusters) {
-        if (res.needsFullLayout) break;
-        for (int k = 0; k < n && !res.needsFullLayout; ++k) {
-            if (k == c || vg.nodes[k].kind == VNode::Kind::Cluster) continue;
-            int p = vg.nodes[k].parent;
-            while (p >= 0 && p != c) p = vg.nodes[p].parent;
-            if (p != c && out.rects[c].intersects(out.rects[k])) res.needsFullLayout = true;
-        }
-    }
-    out.paths.resize(vg.edges.size());
-    for (size_t e = 0; e < vg.edges.size(); ++e) {
-        const VEdge& ve = vg.edges[e];
-        const QRectF& a = out.rects[ve.from];
-        const QRectF& b = out.rects[ve.to];
-        // Keep dot's route when neither end moved.
-        const QRectF* ca = cache.rect(vg.nodes[ve.from].key);
-        const QRectF* cb = cache.rect(vg.nodes[ve.to].key);
-        if (ca && cb && ca->center() == a.center() && cb->center() == b.center())
-            if (const QPainterPath* p = cache.path(edgeKey(vg, ve))) {
-                out.paths[e] = *p;
-                continue;
-            }
-        out.paths[e] = verticalBezier(QPointF(a.center().x(), a.bottom()), QPointF(b.center().x(), b.top()));
-    }
-    for (const QRectF& r : out.rects) bounds = bounds.united(r);
-    out.bounds = bounds;
-    out.ok = true;
-    return res;
 }
 
 } // namespace tl

@@ -39,6 +39,14 @@ struct LayoutSettings {
 inline constexpr double kClusterHeader = 40.0;
 inline constexpr double kClusterMargin = 10.0;
 
+/// The header height of a frame: its wrapped title and the link labels under it.
+double clusterHeader(const VNode& cluster);
+
+/// The path of edge `e` for boxes at `rects`: a vertical curve between siblings,
+/// and for links into or out of a body a straight drop through each frame it
+/// crosses, so it enters its own placeholder and leaves its own output marker.
+QPainterPath routeEdge(const VisualGraph& vg, const std::vector<QRectF>& rects, const VEdge& e);
+
 using LayoutProgress = std::function<void(int done, int total)>;
 
 /// Full layout. Checks `cancel` between parts (a single dot call is not interruptible,
@@ -54,6 +62,8 @@ std::string edgeKey(const VisualGraph& vg, const VEdge& e);
 class PositionCache {
 public:
     void remember(const VisualGraph& vg, const GraphLayout& layout);
+    void setRect(const std::string& key, const QRectF& r) { m_rects[key] = r; }
+    void setPath(const std::string& edgeKey, const QPainterPath& p) { m_paths[edgeKey] = p; }
     const QRectF* rect(const std::string& key) const;
     const QPainterPath* path(const std::string& edgeKey) const;
     void clear();
@@ -64,10 +74,17 @@ private:
     std::unordered_map<std::string, QPainterPath> m_paths;
 };
 
+/// Turns a fresh `layout` of `vg` to match `picture` (what was on screen): each
+/// level is mirrored where that keeps the nodes both show closer to where they
+/// were (Graphviz may flip a graph after a small change), and the whole is moved
+/// so those nodes stay in place. Returns how many levels were mirrored.
+int alignToPicture(const VisualGraph& vg, GraphLayout& layout, const PositionCache& picture);
+
 struct IncrementalLayout {
     GraphLayout layout;
     int reused = 0;  // nodes kept where they were
     int placed = 0;  // nodes new to the cache, put at a hint or next to their neighbours
+    int hinted = 0;  // of those, put where the node they stand for was
     /// Nodes inside expanded bodies that had neither a remembered position nor a
     /// hint, or a node overlapping a body frame it is not part of: the picture
     /// would be misleading, lay it out again instead.
@@ -78,7 +95,8 @@ struct IncrementalLayout {
     /// (more than a tenth placed anew, or more placed than kept: then there is
     /// little to keep stable and a fresh layout reads better).
     bool keepsPositions(int visualNodes) const {
-        return !needsFullLayout && placed <= std::max(8, visualNodes / 10) && reused >= placed;
+        const int fresh = placed - hinted;
+        return !needsFullLayout && fresh <= std::max(8, visualNodes / 10) && reused + hinted >= fresh;
     }
 };
 
@@ -87,11 +105,18 @@ struct IncrementalLayout {
 struct PlacementHints {
     std::unordered_map<std::string, std::string> exact;
     std::vector<std::pair<std::string, std::string>> prefixes;
+    /// Body nodes the step added: placed next to their neighbours without a full layout.
+    std::unordered_map<std::string, bool> near;
 };
 
 /// Hints for the step `diff` leads to: each replacement (StepDiff::replacedBy)
-/// starts where the node it replaces was, a rebuilt Scan's body where the old body was.
-PlacementHints placementHints(const struct StepDiff* diff);
+/// starts where the node it replaces was, a rebuilt Scan's body where the old body
+/// was, and with the step's body changes, body nodes where the node they stand for was.
+PlacementHints placementHints(const struct StepDiff* diff, const StepChanges* changes = nullptr);
+/// Hints for going back over the step `diff` describes (from its picture to the one
+/// before it): a replaced node reappears where its replacement is, an erased body
+/// node where its ghost is.
+PlacementHints placementHintsBack(const struct StepDiff* diff, const StepChanges* changes = nullptr);
 
 /// Keeps every remembered node where it was and places new ones at their hint's
 /// old position, or else next to their neighbours.

@@ -56,6 +56,9 @@ PartOutput layoutWithDot(const PartInput& in, const std::atomic<bool>* cancel) {
         agxset(nodes[i], width, cstr(inches(in.sizes[i].width()).c_str()));
         agxset(nodes[i], height, cstr(inches(in.sizes[i].height()).c_str()));
     }
+    // A body's placeholders are not pinned to rank=min/max rows here: dot's
+    // mincross (decompose) crashes on such rows in some bodies. The layered
+    // layout pins them (PartInput::pins); dot places them by their edges.
     std::vector<Agedge_t*> edges(in.edges.size(), nullptr);
     for (size_t k = 0; k < in.edges.size(); ++k) {
         auto [a, b] = in.edges[k];

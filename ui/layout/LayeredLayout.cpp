@@ -48,12 +48,27 @@ PartOutput layoutLayered(const PartInput& in) {
     std::vector<int> rank(n, 0);
     for (int v : order)
         for (int s : succ[v]) rank[s] = std::max(rank[s], rank[v] + 1);
-    // Sources (per-use inputs and constants mostly) sit just above their first reader.
+    auto pin = [&](int v) { return v < static_cast<int>(in.pins.size()) ? in.pins[v] : int8_t(0); };
+    // Sources (per-use inputs and constants mostly) sit just above their first reader,
+    // except the pinned ones (a body's placeholders stay on its top row).
     for (int v = 0; v < n; ++v) {
-        if (!pred[v].empty() || succ[v].empty()) continue;
+        if (!pred[v].empty() || succ[v].empty() || pin(v) < 0) continue;
         int lowest = INT32_MAX;
         for (int s : succ[v]) lowest = std::min(lowest, rank[s]);
         rank[v] = std::max(0, lowest - 1);
+    }
+    int maxRank = 0;
+    for (int v = 0; v < n; ++v) maxRank = std::max(maxRank, rank[v]);
+    // A body's output markers share its bottom row (a new one below when another node is there).
+    bool bottomPinned = false, othersAtBottom = false;
+    for (int v = 0; v < n; ++v) {
+        if (pin(v) > 0) bottomPinned = true;
+        else if (rank[v] == maxRank) othersAtBottom = true;
+    }
+    if (bottomPinned) {
+        const int bottomRank = othersAtBottom ? maxRank + 1 : maxRank;
+        for (int v = 0; v < n; ++v)
+            if (pin(v) > 0) rank[v] = bottomRank;
     }
     const int nRanks = n ? *std::max_element(rank.begin(), rank.end()) + 1 : 0;
     std::vector<std::vector<int>> layers(nRanks);

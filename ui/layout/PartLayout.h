@@ -8,6 +8,7 @@
 #include <QSizeF>
 
 #include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -17,6 +18,8 @@ namespace tl {
 struct PartInput {
     std::vector<QSizeF> sizes;                 // points
     std::vector<std::pair<int, int>> edges;    // (from, to) indices into sizes
+    /// Per node (or empty): -1 on the top row, +1 on the bottom row, 0 anywhere.
+    std::vector<int8_t> pins;
 };
 
 struct PartOutput {

@@ -21,6 +21,18 @@ int VisualGraph::indexOfNode(NodeId id) const {
     return it == m_byNode.end() ? -1 : it->second;
 }
 
+int VisualGraph::indexOfRef(const NodeRef& ref) const {
+    if (ref.isOuter()) return indexOfNode(ref.leaf());
+    auto it = m_byRef.find(ref.key());
+    return it == m_byRef.end() ? -1 : it->second;
+}
+
+int VisualGraph::indexOfRefOrOwner(const NodeRef& ref) const {
+    for (NodeRef r = ref; r.valid(); r = r.parent())
+        if (const int i = indexOfRef(r); i >= 0) return i;
+    return -1;
+}
+
 std::vector<int> VisualGraph::childrenOf(int c) const {
     std::vector<int> out;
     for (int i = 0; i < static_cast<int>(nodes.size()); ++i)
@@ -42,13 +54,23 @@ int VisualGraph::ancestorAt(int i, int level) const {
 void VisualGraph::index() {
     m_byKey.clear();
     m_byNode.clear();
+    m_byRef.clear();
     for (int i = 0; i < static_cast<int>(nodes.size()); ++i) {
         m_byKey[nodes[i].key] = i;
         const VNode& n = nodes[i];
-        if (n.parent != -1) continue;
-        if (n.kind == VNode::Kind::Op || n.kind == VNode::Kind::Cluster || n.kind == VNode::Kind::Ghost) m_byNode[n.node] = i;
-        if (n.kind == VNode::Kind::Chain)
-            for (NodeId m : n.members) m_byNode[m] = i;
+        if (n.parent == -1) {
+            if (n.kind == VNode::Kind::Op || n.kind == VNode::Kind::Cluster || n.kind == VNode::Kind::Ghost) m_byNode[n.node] = i;
+            if (n.kind == VNode::Kind::Chain)
+                for (NodeId m : n.members) m_byNode[m] = i;
+            continue;
+        }
+        // Body nodes by path; ghosts of body nodes are not the nodes they were.
+        if (!n.ref.valid()) continue;
+        if (n.kind == VNode::Kind::Op || n.kind == VNode::Kind::Cluster) m_byRef[n.ref.key()] = i;
+        if (n.kind == VNode::Kind::Chain) {
+            const NodeRef owner = n.ref.parent();
+            for (NodeId m : n.members) m_byRef[owner.child(m).key()] = i;
+        }
     }
 }
 
@@ -64,7 +86,7 @@ const QFont& canvasTitleFont() {
 const QFont& canvasSmallFont() {
     static const QFont f = [] {
         QFont f;
-        f.setPointSizeF(7.5);
+        f.setPointSizeF(8);
         return f;
     }();
     return f;

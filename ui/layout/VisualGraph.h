@@ -5,6 +5,8 @@
 // elementwise chains. Built on the GUI thread from a Graph and the view's
 // expansion state; laid out on a worker (LayoutEngine).
 #include "ir/Graph.h"
+#include "model/InnerGraphDiff.h"
+#include "model/NodeRef.h"
 #include "trace/GraphFacts.h"
 
 #include <QSizeF>
@@ -24,14 +26,24 @@ struct VNode {
     /// Stable across steps: "n17" (node 17), "n4/n2" (node 2 of the body of Scan 4),
     /// "v5@n17#0" (variable 5 as input 0 of node 17), "out0", "chain12", "n4/in1".
     std::string key;
-    NodeId node = -1;      // engine node (Op, Cluster, Ghost; first node of a Chain)
+    NodeId node = -1;      // engine node (Op, Cluster, Ghost; first node of a Chain), in the graph holding it
+    /// The node by path from the outer graph (Op, Cluster, Ghost, Chain: its first
+    /// member); a body node's `node` alone is an id of the body, not of the graph.
+    NodeRef ref;
     VarId var = -1;        // Input, Constant, Output, InnerInput, InnerOutput
-    std::string title;     // "Scan{scan_fn, while_loop=False, inplace=all}"
+    std::string title;     // "Scan{scan_fn, while_loop=False, inplace=all}" (boxes: cut to fit)
     std::string subtitle;  // "[id 17]" / "float64 (7,)" / "sit_sot-0"
+    std::string tooltip;   // the whole text, where the title was cut
     OpFamily family = OpFamily::Other;
     QSizeF size;           // points
     int parent = -1;       // index of the enclosing Cluster node, -1 at top level
     std::vector<NodeId> members;  // Chain: the nodes it stands for, in order
+    /// Cluster: the header's lines (the title wrapped to the frame) and their height.
+    std::vector<std::string> headerLines;
+    double header = 0;
+    /// Inside a body: body inputs (placeholders) on the top row, outputs on the bottom
+    /// row, so links enter and leave the frame straight (-1 top, +1 bottom, 0 free).
+    int8_t rankPin = 0;
 };
 
 struct VEdge {
@@ -69,6 +81,12 @@ public:
     int indexOf(const std::string& key) const;
     /// The visual node standing for engine node `id` at top level (op, cluster or the chain holding it), or -1.
     int indexOfNode(NodeId id) const;
+    /// The visual node standing for `ref` at any depth (its box, its frame, or the
+    /// collapsed chain holding it), or -1 when it is not drawn (inside a collapsed body).
+    int indexOfRef(const NodeRef& ref) const;
+    /// The drawn node standing for `ref`: itself, or the nearest enclosing node drawn
+    /// (the collapsed Scan whose body holds it); -1 when none.
+    int indexOfRefOrOwner(const NodeRef& ref) const;
     /// Children of cluster `c` (-1: top level).
     std::vector<int> childrenOf(int c) const;
     /// Depth of nesting (0 top level).
@@ -79,6 +97,7 @@ public:
 
     std::unordered_map<std::string, int> m_byKey;
     std::unordered_map<NodeId, int> m_byNode;
+    std::unordered_map<std::string, int> m_byRef;  // NodeRef::key() -> index, chain members included
 };
 
 /// The canvas fonts; measureBox and the scene items agree on them.
@@ -88,10 +107,18 @@ const QFont& canvasSmallFont();
 /// Size of a box holding these lines of text in the canvas font (GUI thread).
 QSizeF measureBox(const std::string& title, const std::string& subtitle, bool ellipse);
 
+/// Under a frame's title: room for the category labels of the links entering the body.
+inline constexpr double kLinkLabelRoom = 20.0;
+
+/// A frame's header wraps at this width (the title of 80 merged loops is long).
+inline constexpr double kClusterHeaderWrap = 560.0;
+
 /// Builds the visual graph of `g`. With the diff of the step shown, the nodes it
 /// erased are added as Ghost nodes, wired to what is left of their inputs, to
 /// each other, and to the nodes that read them before the step, so a full
-/// layout puts them where they were.
-VisualGraph buildVisualGraph(const Graph& g, const ExpansionState& expansion, const struct StepDiff* diff = nullptr);
+/// layout puts them where they were; with its body changes, the same inside
+/// every expanded body. `notes` (outer node id -> text) go under the node's id.
+VisualGraph buildVisualGraph(const Graph& g, const ExpansionState& expansion, const struct StepDiff* diff = nullptr,
+                             const StepChanges* changes = nullptr, const NodeNotes* notes = nullptr);
 
 } // namespace tl

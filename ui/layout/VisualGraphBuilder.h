@@ -40,10 +40,43 @@ inline bool isElemwiseFamily(const Node& n) {
     return f == OpFamily::Elemwise || f == OpFamily::Composite || f == OpFamily::Scalar;
 }
 
+// A frame's title in lines of at most kClusterHeaderWrap points, broken after
+// ", " or "&" where it can be (merged loop names are "a&b&c..."), at most
+// `maxLines`, the last one cut with an ellipsis.
+inline std::vector<std::string> wrapHeader(const QString& text, const QFontMetricsF& fm, int maxLines = 3) {
+    std::vector<std::string> lines;
+    QString rest = text;
+    while (!rest.isEmpty() && static_cast<int>(lines.size()) < maxLines) {
+        if (fm.horizontalAdvance(rest) <= kClusterHeaderWrap) {
+            lines.push_back(rest.toStdString());
+            rest.clear();
+            break;
+        }
+        if (static_cast<int>(lines.size()) == maxLines - 1) {
+            lines.push_back(fm.elidedText(rest, Qt::ElideRight, kClusterHeaderWrap).toStdString());
+            rest.clear();
+            break;
+        }
+        // The longest prefix that fits, then back to the last break after it.
+        int fit = 1;
+        while (fit < rest.size() && fm.horizontalAdvance(rest.left(fit + 1)) <= kClusterHeaderWrap) ++fit;
+        int cut = fit;
+        for (int i = fit; i > fit / 2; --i)
+            if (rest[i - 1] == ' ' || rest[i - 1] == '&' || rest[i - 1] == ',') {
+                cut = i;
+                break;
+            }
+        lines.push_back(rest.left(cut).trimmed().toStdString());
+        rest = rest.mid(cut).trimmed();
+    }
+    return lines;
+}
+
 // One graph being turned into visual nodes: the top level or an expanded body.
 struct Level {
     const Graph* graph = nullptr;
     int cluster = -1;             // visual index of the enclosing cluster
+    NodeRef owner;                // the node whose body this is (invalid at top level)
     std::string prefix;           // key prefix ("" top, "n4/" inside Scan 4)
     std::vector<int> innerInputs;   // visual index per inner graph input (-1: none)
     std::vector<int> innerOutputs;  // visual index per inner graph output
@@ -51,16 +84,20 @@ struct Level {
 
 class Builder {
 public:
-    Builder(VisualGraph& vg, const ExpansionState& exp) : m_vg(vg), m_exp(exp) {}
+    Builder(VisualGraph& vg, const ExpansionState& exp, const NodeNotes* notes = nullptr) : m_vg(vg), m_exp(exp), m_notes(notes) {}
 
     int add(VNode n) {
         if (n.kind == VNode::Kind::Cluster) {
-            // The frame's header line: bold "▾ title  subtitle" must fit across the frame.
+            // The frame's header: bold "▾ title  subtitle", wrapped to the frame, with
+            // room under it for the category labels of the links entering the body.
             QFont bold = canvasTitleFont();
             bold.setBold(true);
             const QFontMetricsF fm(bold);
-            const QString header = QString::fromStdString("\u25be " + n.title + "  " + n.subtitle);
-            n.size = QSizeF(fm.horizontalAdvance(header) + 24, fm.height() + 8);
+            n.headerLines = wrapHeader(QString::fromStdString("\u25be " + n.title + "  " + n.subtitle), fm);
+            double w = 0;
+            for (const std::string& l : n.headerLines) w = std::max(w, fm.horizontalAdvance(QString::fromStdString(l)));
+            n.header = n.headerLines.size() * fm.height() + 8 + kLinkLabelRoom;
+            n.size = QSizeF(w + 24, n.header);
             m_vg.nodes.push_back(std::move(n));
             return static_cast<int>(m_vg.nodes.size()) - 1;
         }
@@ -131,6 +168,7 @@ public:
         Level L;
         L.graph = inner.get();
         L.cluster = cluster;
+        L.owner = m_vg.nodes[cluster].ref;
         L.prefix = key + "/";
         std::optional<ScanInfo> info = scanInfoOf(n.op());
         std::vector<std::string> inLabels(inner->inputs().size()), outLabels(inner->outputs().size());
@@ -166,6 +204,7 @@ public:
             v.title = "*" + std::to_string(i);
             v.subtitle = inLabels[i];
             v.parent = cluster;
+            v.rankPin = -1;
             L.innerInputs.push_back(add(std::move(v)));
         }
         for (size_t j = 0; j < inner->outputs().size(); ++j) {
@@ -176,6 +215,7 @@ public:
             v.family = OpFamily::Input;
             v.title = "\u2190 " + (outLabels[j].empty() ? "o" + std::to_string(j) : outLabels[j]);
             v.parent = cluster;
+            v.rankPin = +1;
             L.innerOutputs.push_back(add(std::move(v)));
         }
         m_clusterIn[cluster] = {L.innerInputs, inOuter, inLabels};
@@ -210,6 +250,7 @@ public:
                     v.kind = VNode::Kind::Chain;
                     v.key = key;
                     v.node = n->id();
+                    v.ref = refOf(L, n->id());
                     v.family = OpFamily::Elemwise;
                     v.parent = L.cluster;
                     v.title = "elementwise chain \u00d7" + std::to_string(chain.size());
@@ -218,6 +259,7 @@ public:
                     if (chain.size() > 3) ops += " \u2192 \u2026";
                     v.subtitle = clip(ops, 60);
                     for (const Node* m : chain) v.members.push_back(m->id());
+                    for (size_t i = 0; i < chain.size(); ++i) v.tooltip += (i ? " \u2192 " : "") + chain[i]->op().name() + " #" + std::to_string(chain[i]->id());
                     int idx = add(std::move(v));
                     for (const Node* m : chain) vis[m] = idx;
                     continue;
@@ -227,12 +269,17 @@ public:
             VNode v;
             v.key = key;
             v.node = n->id();
+            v.ref = refOf(L, n->id());
             v.family = opFamily(n->op());
-            v.title = clip(n->op().name());
-            v.subtitle = "#" + std::to_string(n->id());
             v.parent = L.cluster;
             const bool expand = canExpand(*n) && expandedByDefault(*n, g, key);
             v.kind = expand ? VNode::Kind::Cluster : VNode::Kind::Op;
+            // A frame wraps its whole title; a box cuts it and keeps it for the tooltip.
+            v.title = expand ? n->op().name() : clip(n->op().name());
+            v.tooltip = n->op().name();
+            v.subtitle = "#" + std::to_string(n->id());
+            if (L.cluster < 0 && m_notes)
+                if (auto it = m_notes->find(n->id()); it != m_notes->end()) v.subtitle += " \u2014 " + it->second;
             int idx = add(std::move(v));
             vis[n] = idx;
             if (expand) openCluster(*n, idx, key, work);
@@ -289,7 +336,35 @@ public:
             }
             edge(producer(L, v, vis, m_vg.nodes[marker].key), marker, v, 0);
         }
+        if (L.cluster >= 0) m_levelOfCluster[L.cluster] = m_levels.size();
+        m_levels.push_back(L);
         m_levelVis.push_back(std::move(vis));
+    }
+
+    /// The visual node producing body variable `v` as seen from the level of
+    /// `cluster` (its op, a nested frame's output marker, a placeholder, or a
+    /// per-use source keyed by `useKey`), or -1.
+    int producerIn(int cluster, const Variable* v, const std::string& useKey) {
+        auto it = m_levelOfCluster.find(cluster);
+        if (it == m_levelOfCluster.end()) return -1;
+        const Level L = m_levels[it->second];
+        return producer(L, v, m_levelVis[it->second], useKey);
+    }
+
+    static NodeRef refOf(const Level& L, NodeId id) { return L.owner.valid() ? L.owner.child(id) : NodeRef::outer(id); }
+
+    /// The level built for an expanded cluster (null: not expanded / not built).
+    const Level* levelOf(int cluster) const {
+        auto it = m_levelOfCluster.find(cluster);
+        return it == m_levelOfCluster.end() ? nullptr : &m_levels[it->second];
+    }
+    /// The visual node drawing `n` in the level of `cluster`, or -1.
+    int visualOf(int cluster, const Node* n) const {
+        auto it = m_levelOfCluster.find(cluster);
+        if (it == m_levelOfCluster.end()) return -1;
+        const auto& vis = m_levelVis[it->second];
+        auto v = vis.find(n);
+        return v == vis.end() ? -1 : v->second;
     }
 
     // The visual node producing `v` at this level: its op (or the cluster's output marker).
@@ -313,6 +388,9 @@ public:
     };
     VisualGraph& m_vg;
     const ExpansionState& m_exp;
+    const NodeNotes* m_notes = nullptr;
+    std::vector<Level> m_levels;                      // as built, in m_levelVis order
+    std::unordered_map<int, size_t> m_levelOfCluster;  // cluster -> index into m_levels
     std::unordered_map<std::string, int> m_useNodes;
     std::unordered_map<int, Ports> m_clusterIn, m_clusterOut;
     std::vector<std::unordered_map<const Node*, int>> m_levelVis;

@@ -9,7 +9,7 @@ namespace tl {
 GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
     setBackgroundBrush(Qt::white);
     connect(this, &QGraphicsScene::selectionChanged, this, [this] {
-        if (!m_selecting) emit selectionChangedByUser(selectedNodes());
+        if (!m_selecting) emit selectionChangedByUser(selectedRefs());
     });
 }
 
@@ -34,8 +34,9 @@ void GraphScene::clearContent() {
 
 void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLayout& layout, const Highlights& h) {
     m_selecting = true;
-    const std::vector<NodeId> keepSelected = selectedNodes();
+    const std::vector<NodeRef> keepSelected = selectedRefs();
     m_vg = std::move(vg);
+    m_highlights = h;
     m_layout = layout;
     m_searchHits.clear();
     const VisualGraph& g = *m_vg;
@@ -75,7 +76,11 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
         }
         item->setNode(n, layout.rects[i]);
         item->setFlags(flags);
-        item->setFlag(QGraphicsItem::ItemIsSelectable, n.kind != VNode::Kind::Ghost);
+        // Every drawn node can be inspected, body nodes included; ghosts and
+        // placeholders stand for no node of this graph.
+        const bool selectable = n.kind == VNode::Kind::Op || n.kind == VNode::Kind::Chain || n.kind == VNode::Kind::Input ||
+                                n.kind == VNode::Kind::Constant || n.kind == VNode::Kind::Output;
+        item->setFlag(QGraphicsItem::ItemIsSelectable, selectable);
         nodes[n.key] = item;
     }
     for (auto& [k, item] : m_nodes) delete item;
@@ -119,35 +124,47 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
     delete m_banner;
     m_banner = nullptr;
     placeBadges(h);
+    placeLabels();
     if (!h.banner.isEmpty()) {
         m_banner = new BannerItem(h.banner, true);
         addItem(m_banner);
         m_banner->setPos(layout.bounds.left(), layout.bounds.top() - m_banner->boundingRect().height() - 24);
+        m_banner->setVisible(m_bannerShown);
     }
     QRectF all = layout.bounds;
-    if (m_banner) all = all.united(m_banner->mapRectToScene(m_banner->boundingRect()));
+    if (m_banner && m_bannerShown) all = all.united(m_banner->mapRectToScene(m_banner->boundingRect()));
     for (BadgeItem* b : m_badges) all = all.united(b->mapRectToScene(b->boundingRect()));
+    for (const auto& [k, e] : m_edges) all = all.united(e->sceneBoundingRect());
     setSceneRect(all.adjusted(-40, -40, 40, 40));
-    selectNodes(keepSelected);
+    selectRefs(keepSelected);
     m_selecting = false;
 }
 
-void GraphScene::placeBadges(const Highlights& h) {
-    const VisualGraph& g = *m_vg;
-    // Badges of one node stack downward from its right edge, so several never overlap.
-    std::unordered_map<int, double> nextY;
-    for (const Highlights::Badge& b : h.badges) {
-        if (b.node < 0 || b.node >= static_cast<int>(g.nodes.size())) continue;
-        auto* item = new BadgeItem(BadgeItem::Kind(b.kind), b.text, b.tooltip);
-        addItem(item);
-        const QRectF r = m_layout.rects[b.node];
-        // Right of the box (an expanded Scan's right edge too), stacked downward.
-        double& y = nextY.try_emplace(b.node, r.top() + (g.nodes[b.node].kind == VNode::Kind::Cluster ? 2 : -4)).first->second;
-        const QPointF at(r.right() + 10, y);
-        y += item->boundingRect().height() + 4;
-        item->setPos(at);
-        m_badges.push_back(item);
-    }
+void GraphScene::setBannerShown(bool on) {
+    if (on == m_bannerShown) return;
+    m_bannerShown = on;
+    if (!m_banner) return;
+    m_banner->setVisible(on);
+    QRectF all = m_layout.bounds;
+    if (on) all = all.united(m_banner->mapRectToScene(m_banner->boundingRect()));
+    for (BadgeItem* b : m_badges) all = all.united(b->mapRectToScene(b->boundingRect()));
+    for (const auto& [k, e] : m_edges) all = all.united(e->sceneBoundingRect());
+    setSceneRect(all.adjusted(-40, -40, 40, 40));
+}
+
+QRectF GraphScene::highlightedRect() const {
+    QRectF r;
+    if (!m_vg) return r;
+    auto node = [&](int i) {
+        if (i >= 0 && i < static_cast<int>(m_layout.rects.size())) r = r.united(m_layout.rects[i]);
+    };
+    for (int i : m_highlights.added) node(i);
+    for (int i : m_highlights.ghosts) node(i);
+    for (int i : m_highlights.opChanged) node(i);
+    for (int e : m_highlights.rewiredEdges)
+        if (e >= 0 && e < static_cast<int>(m_layout.paths.size())) r = r.united(m_layout.paths[e].boundingRect());
+    for (BadgeItem* b : m_badges) r = r.united(b->sceneBoundingRect());
+    return r;
 }
 
 NodeItem* GraphScene::nodeItem(const std::string& key) const {
@@ -165,28 +182,51 @@ QGraphicsItem* GraphScene::itemForNode(NodeId id) const {
     return nullptr;
 }
 
-void GraphScene::selectNodes(const std::vector<NodeId>& ids) {
+QGraphicsItem* GraphScene::itemForRef(const NodeRef& ref) const {
+    if (!m_vg || !ref.valid()) return nullptr;
+    if (ref.isOuter()) return itemForNode(ref.leaf());
+    const int v = m_vg->indexOfRefOrOwner(ref);
+    if (v < 0) return nullptr;
+    const std::string& key = m_vg->nodes[v].key;
+    if (auto it = m_nodes.find(key); it != m_nodes.end()) return it->second;
+    if (auto it = m_clusters.find(key); it != m_clusters.end()) return it->second;
+    return nullptr;
+}
+
+void GraphScene::selectNodes(const std::vector<NodeId>& ids) { selectRefs(outerRefs(ids)); }
+
+void GraphScene::selectRefs(const std::vector<NodeRef>& refs) {
     const bool was = m_selecting;
     m_selecting = true;
     clearSelection();
-    for (NodeId id : ids)
-        if (QGraphicsItem* it = itemForNode(id)) it->setSelected(true);
+    for (const NodeRef& r : refs)
+        if (QGraphicsItem* it = itemForRef(r)) it->setSelected(true);
     m_selecting = was;
 }
 
-std::vector<NodeId> GraphScene::selectedNodes() const {
-    std::vector<NodeId> out;
+std::vector<NodeRef> GraphScene::selectedRefs() const {
+    std::vector<NodeRef> out;
     for (QGraphicsItem* it : selectedItems()) {
-        if (auto* n = dynamic_cast<NodeItem*>(it)) {
-            if (n->node().parent != -1) continue;  // body nodes have ids of the inner graph
-            if (n->node().kind == VNode::Kind::Chain) out.insert(out.end(), n->node().members.begin(), n->node().members.end());
-            else if (n->node().node >= 0) out.push_back(n->node().node);
-        } else if (auto* c = dynamic_cast<ClusterItem*>(it)) {
-            if (c->node().parent == -1) out.push_back(c->node().node);
+        const VNode* v = nullptr;
+        if (auto* n = dynamic_cast<NodeItem*>(it)) v = &n->node();
+        else if (auto* c = dynamic_cast<ClusterItem*>(it)) v = &c->node();
+        if (!v || !v->ref.valid()) continue;
+        if (v->kind == VNode::Kind::Chain) {
+            const NodeRef owner = v->ref.parent();
+            for (NodeId m : v->members) out.push_back(owner.valid() ? owner.child(m) : NodeRef::outer(m));
+        } else if (v->kind != VNode::Kind::Ghost) {
+            out.push_back(v->ref);
         }
     }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::vector<NodeId> GraphScene::selectedNodes() const {
+    std::vector<NodeId> out;
+    for (const NodeRef& r : selectedRefs())
+        if (r.isOuter()) out.push_back(r.leaf());  // body nodes have ids of their body
     return out;
 }
 
@@ -197,18 +237,35 @@ std::vector<int> GraphScene::search(const QString& text) {
     std::vector<int> hits;
     if (!m_vg || text.trimmed().isEmpty()) return hits;
     const QString t = text.trimmed();
-    bool isId = false;
-    QString digits = t.startsWith('#') ? t.mid(1) : t;
-    const qlonglong id = digits.toLongLong(&isId);
+    // "#17" is outer node 17; "#4/#2" (or "4/2") node 2 of the body of node 4: a
+    // body's own ids never match an outer id.
+    std::vector<NodeId> path;
+    bool isId = true;
+    for (QString part : t.split('/', Qt::SkipEmptyParts)) {
+        part = part.trimmed();
+        if (part.startsWith('#')) part = part.mid(1);
+        bool ok = false;
+        const qlonglong v = part.toLongLong(&ok);
+        if (!ok) {
+            isId = false;
+            break;
+        }
+        path.push_back(v);
+    }
+    isId = isId && !path.empty();
+    const NodeRef wanted(path);
     for (int i = 0; i < static_cast<int>(m_vg->nodes.size()); ++i) {
         const VNode& n = m_vg->nodes[i];
         bool match = false;
         if (isId) {
-            match = n.node == id && n.parent == -1 && n.kind != VNode::Kind::Input && n.kind != VNode::Kind::Constant;
-            if (n.kind == VNode::Kind::Chain) match = std::find(n.members.begin(), n.members.end(), id) != n.members.end();
+            if (n.kind == VNode::Kind::Op || n.kind == VNode::Kind::Cluster) match = n.ref == wanted;
+            if (n.kind == VNode::Kind::Chain) {
+                const NodeRef owner = n.ref.parent();
+                for (NodeId m : n.members) match = match || (owner.valid() ? owner.child(m) : NodeRef::outer(m)) == wanted;
+            }
         } else {
-            match = QString::fromStdString(n.title).contains(t, Qt::CaseInsensitive) ||
-                    QString::fromStdString(n.subtitle).contains(t, Qt::CaseInsensitive);
+            match = n.kind != VNode::Kind::Ghost && (QString::fromStdString(n.title).contains(t, Qt::CaseInsensitive) ||
+                                                     QString::fromStdString(n.subtitle).contains(t, Qt::CaseInsensitive));
         }
         if (match) hits.push_back(i);
     }

@@ -30,6 +30,9 @@ public:
     NodeItem* nodeItem(const std::string& key) const;
     /// The item showing engine node `id` (top level, or the chain / cluster holding it).
     QGraphicsItem* itemForNode(NodeId id) const;
+    /// The item showing `ref` at any depth, or the nearest drawn node holding it
+    /// (a collapsed Scan for a node of its body); null when none is drawn.
+    QGraphicsItem* itemForRef(const NodeRef& ref) const;
     const std::vector<BadgeItem*>& badges() const { return m_badges; }
     BannerItem* banner() const { return m_banner; }
     const std::unordered_map<std::string, EdgeItem*>& edgeItems() const { return m_edges; }
@@ -37,8 +40,18 @@ public:
 
     /// Selects the items of these engine nodes (no selectionChangedByUser signal).
     void selectNodes(const std::vector<NodeId>& ids);
-    /// Engine nodes of the selected items.
+    /// Selects the items of these nodes, body nodes included (no signal).
+    void selectRefs(const std::vector<NodeRef>& refs);
+    /// Outer engine nodes of the selected items.
     std::vector<NodeId> selectedNodes() const;
+    /// Every node of the selected items by path (a chain: its members), body nodes included.
+    std::vector<NodeRef> selectedRefs() const;
+    /// Whether the banner is drawn in the scene (the window shows it above the canvas;
+    /// exports draw it in the picture). On by default.
+    void setBannerShown(bool on);
+    bool bannerShown() const { return m_bannerShown; }
+    /// The scene rect of everything the highlights mark: added, erased, changed, rewired, badges.
+    QRectF highlightedRect() const;
 
     /// Marks nodes whose title, key or id matches `text` (case-insensitive; "#17" or "17" for ids);
     /// returns their visual indices in reading order. Empty text clears.
@@ -47,8 +60,8 @@ public:
     QRectF graphRect() const { return m_layout.bounds; }
 
 signals:
-    /// The user (not selectNodes) changed the selection.
-    void selectionChangedByUser(std::vector<NodeId> nodes);
+    /// The user (not selectNodes / selectRefs) changed the selection.
+    void selectionChangedByUser(std::vector<NodeRef> nodes);
     /// A cluster or collapsible node was double-clicked.
     void toggleExpansion(QString key);
 
@@ -57,6 +70,7 @@ protected:
 
 private:
     void placeBadges(const Highlights& h);
+    void placeLabels();
     std::shared_ptr<const VisualGraph> m_vg;
     GraphLayout m_layout;
     std::unordered_map<std::string, NodeItem*> m_nodes;
@@ -64,6 +78,8 @@ private:
     std::unordered_map<std::string, EdgeItem*> m_edges;
     std::vector<BadgeItem*> m_badges;
     BannerItem* m_banner = nullptr;
+    bool m_bannerShown = true;
+    Highlights m_highlights;
     std::unordered_set<int> m_searchHits;
     bool m_selecting = false;
 };

@@ -37,9 +37,9 @@ void NodeItem::setNode(const VNode& node, const QRectF& rect) {
         m_size = rect.size();
     }
     if (pos() != rect.topLeft()) setPos(rect.topLeft());
-    if (textChanged || m_node.key != node.key) {
+    if (textChanged || m_node.key != node.key || m_node.tooltip != node.tooltip) {
         m_node = node;
-        setToolTip(qs(node.title) + (node.subtitle.empty() ? QString() : "\n" + qs(node.subtitle)));
+        setToolTip(qs(node.tooltip.empty() ? node.title : node.tooltip) + (node.subtitle.empty() ? QString() : "\n" + qs(node.subtitle)));
         update();
     }
 }
@@ -171,6 +171,39 @@ void EdgeItem::setStyle(Style s) {
     update();
 }
 
+QRectF EdgeItem::labelRectAt(const QString& text, QPointF baseline, bool bold) {
+    QFont f = canvasSmallFont();
+    f.setBold(bold);
+    const QFontMetricsF fm(f);
+    return QRectF(baseline + QPointF(-2, -fm.ascent() - 1), QSizeF(fm.horizontalAdvance(text) + 4, fm.height() + 1));
+}
+
+std::optional<QRectF> EdgeItem::labelRect() const {
+    if (m_label.isEmpty() || !m_showLabel) return std::nullopt;
+    return labelRectAt(m_label, m_labelPos, false);
+}
+
+std::optional<QRectF> EdgeItem::linkRect() const {
+    if (m_link.isEmpty() || !m_showLink) return std::nullopt;
+    return labelRectAt(m_link, m_linkPos, true);
+}
+
+void EdgeItem::placeLabels(std::optional<QPointF> label, std::optional<QPointF> link) {
+    // Most edges keep their labels from one step to the next: telling the scene
+    // of a geometry change re-indexes the item, thousands of times per step.
+    if (label.has_value() == m_showLabel && link.has_value() == m_showLink && (!label || *label == m_labelPos) && (!link || *link == m_linkPos)) return;
+    prepareGeometryChange();
+    m_showLabel = label.has_value();
+    if (label) m_labelPos = *label;
+    m_showLink = link.has_value();
+    if (link) m_linkPos = *link;
+    QRectF b = m_path.boundingRect().united(m_arrow.boundingRect());
+    if (auto r = labelRect()) b = b.united(*r);
+    if (auto r = linkRect()) b = b.united(*r);
+    m_bounds = b.adjusted(-4, -4, 4, 4);
+    update();
+}
+
 void EdgeItem::recomputeBounds() {
     m_arrow.clear();
     if (m_path.isEmpty()) {
@@ -181,14 +214,14 @@ void EdgeItem::recomputeBounds() {
     const QPointF d = endDirection(m_path);
     const QPointF n(-d.y(), d.x());
     m_arrow << tip << tip - d * 9 + n * 4 << tip - d * 9 - n * 4;
-    m_labelPos = middlePoint(m_path);
-    // Just before the arrow: for a link into a Scan body that is the gap under
-    // the frame's header, for a link out of it the space above the outer reader.
-    m_linkPos = tip - d * 7;
+    // Defaults until the scene places the labels: beside the middle, and for a
+    // link just before the arrow (the gap under a frame's header).
+    m_labelPos = middlePoint(m_path) + QPointF(5, 0);
+    m_linkPos = tip - d * 7 + QPointF(5, 0);
+    m_showLabel = m_showLink = true;
     QRectF b = m_path.boundingRect().united(m_arrow.boundingRect());
-    const QFontMetricsF fm(canvasSmallFont());
-    if (!m_label.isEmpty()) b = b.united(QRectF(m_labelPos + QPointF(4, -fm.height()), QSizeF(fm.horizontalAdvance(m_label) + 4, fm.height() * 1.2)));
-    if (!m_link.isEmpty()) b = b.united(QRectF(m_linkPos + QPointF(4, -fm.height()), QSizeF(fm.horizontalAdvance(m_link) * 1.2 + 8, fm.height() * 1.2)));
+    if (auto r = labelRect()) b = b.united(*r);
+    if (auto r = linkRect()) b = b.united(*r);
     m_bounds = b.adjusted(-4, -4, 4, 4);
 }
 
@@ -207,22 +240,20 @@ void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     p->drawPolygon(m_arrow);
     if (lodOf(option, p) < kTextLod) return;
     p->setFont(canvasSmallFont());
-    if (!m_label.isEmpty()) {
+    if (!m_label.isEmpty() && m_showLabel) {
         p->setPen(m_style == Rewired ? palette::rewired() : palette::subtleText());
-        p->drawText(m_labelPos + QPointF(5, 0), m_label);
+        p->drawText(m_labelPos, m_label);
     }
-    if (!m_link.isEmpty()) {
+    if (!m_link.isEmpty() && m_showLink) {
         QFont f = canvasSmallFont();
         f.setBold(true);
         p->setFont(f);
         // A light plate keeps the category readable where it crosses a frame or an edge.
-        const QFontMetricsF fm(f);
-        const QRectF plate(m_linkPos + QPointF(3, -fm.ascent() - 1), QSizeF(fm.horizontalAdvance(m_link) + 4, fm.height() + 1));
         p->setPen(Qt::NoPen);
-        p->setBrush(QColor(255, 255, 255, 210));
-        p->drawRoundedRect(plate, 2, 2);
+        p->setBrush(QColor(255, 255, 255, 220));
+        p->drawRoundedRect(labelRectAt(m_link, m_linkPos, true), 2, 2);
         p->setPen(palette::link());
-        p->drawText(m_linkPos + QPointF(5, 0), m_link);
+        p->drawText(m_linkPos, m_link);
     }
 }
 
@@ -240,7 +271,7 @@ void ClusterItem::setNode(const VNode& node, const QRectF& rect) {
     }
     if (pos() != rect.topLeft()) setPos(rect.topLeft());
     m_node = node;
-    setToolTip(qs(node.title) + "\n" + qs(node.subtitle) + "\n(double-click to collapse)");
+    setToolTip(qs(node.tooltip.empty() ? node.title : node.tooltip) + "\n" + qs(node.subtitle) + "\n(double-click to collapse)");
     update();
 }
 
@@ -268,8 +299,12 @@ void ClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWi
     f.setBold(true);
     p->setFont(f);
     p->setPen(palette::text());
-    p->drawText(QRectF(8, 3, r.width() - 16, 20), Qt::AlignLeft | Qt::AlignVCenter,
-                "\u25be " + qs(m_node.title) + "  " + qs(m_node.subtitle));
+    const QFontMetricsF fm(f);
+    double y = 4;
+    for (const std::string& line : m_node.headerLines) {
+        p->drawText(QRectF(8, y, r.width() - 16, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, qs(line));
+        y += fm.height();
+    }
 }
 
 // ---- BadgeItem --------------------------------------------------------------------
@@ -284,9 +319,13 @@ BadgeItem::BadgeItem(Kind kind, const QString& text, const QString& tooltip) : m
 }
 
 void BadgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
-    const QColor border = m_kind == Shape ? palette::badgeText() : m_kind == Merged ? palette::merged() : palette::added();
+    QColor border = m_kind == Shape ? palette::badgeText() : m_kind == Merged ? palette::merged() : palette::added();
     QColor fill = m_kind == Shape ? palette::badgeFill() : QColor(0xf1, 0xe6, 0xfb);
     if (m_kind == Fused) fill = palette::addedFill();
+    if (m_kind == Fact) {
+        border = palette::opChanged().darker(115);
+        fill = QColor(0xff, 0xef, 0xdc);
+    }
     p->setPen(QPen(border, 1.5));
     p->setBrush(fill);
     p->drawRoundedRect(m_rect, 6, 6);
@@ -299,61 +338,76 @@ void BadgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
 
 // ---- BannerItem -------------------------------------------------------------------
 
-BannerItem::BannerItem(const QStringList& lines, bool legend) : m_lines(lines), m_legend(legend) {
+namespace {
+QFont bannerFont() {
     QFont f = canvasTitleFont();
     f.setPointSizeF(10);
-    const QFontMetricsF fm(f);
+    return f;
+}
+} // namespace
+
+QSizeF bannerSize(const QStringList& lines, bool legend) {
+    const QFontMetricsF fm(bannerFont());
     double w = 0;
     for (const QString& l : lines) w = std::max(w, fm.horizontalAdvance(l));
     double h = lines.size() * fm.height();
     if (legend) {
-        w = std::max(w, 560.0);
+        w = std::max(w, 640.0);
         h += fm.height() + 4;
     }
-    m_rect = QRectF(0, 0, w + 20, h + 12);
-    setZValue(6);
+    return QSizeF(w + 20, h + 12);
 }
 
-void BannerItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+void paintBanner(QPainter* p, const QRectF& rect, const QStringList& lines, bool legend) {
+    p->save();
     p->setPen(QPen(QColor(0xc8, 0xcc, 0xd2), 1));
     p->setBrush(QColor(0xfb, 0xfb, 0xfc));
-    p->drawRoundedRect(m_rect, 6, 6);
-    QFont f = canvasTitleFont();
-    f.setPointSizeF(10);
+    p->drawRoundedRect(rect, 6, 6);
+    const QFont f = bannerFont();
     const QFontMetricsF fm(f);
-    double y = 6;
-    for (int i = 0; i < m_lines.size(); ++i) {
+    double y = rect.top() + 6;
+    for (int i = 0; i < lines.size(); ++i) {
         QFont lf = f;
         lf.setBold(i == 0);
         p->setFont(lf);
         p->setPen(palette::text());
-        p->drawText(QRectF(10, y, m_rect.width() - 20, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, m_lines[i]);
+        p->drawText(QRectF(rect.left() + 10, y, rect.width() - 20, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, lines[i]);
         y += fm.height();
     }
-    if (!m_legend) return;
-    y += 4;
-    struct Entry {
-        QColor color;
-        const char* text;
-        bool dashed;
-    };
-    const Entry entries[] = {{palette::added(), "added", false},
-                             {palette::ghost(), "erased", true},
-                             {palette::rewired(), "rewired", false},
-                             {palette::badgeText(), "buffer shape", false},
-                             {palette::merged(), "merged state", false},
-                             {palette::link(), "scan link", false}};
-    double x = 10;
-    p->setFont(canvasSmallFont());
-    for (const Entry& e : entries) {
-        p->setPen(QPen(e.color, 2.5, e.dashed ? Qt::DashLine : Qt::SolidLine));
-        p->setBrush(Qt::NoBrush);
-        p->drawRoundedRect(QRectF(x, y + 2, 18, fm.height() - 6), 3, 3);
-        p->setPen(palette::text());
-        const double tw = QFontMetricsF(canvasSmallFont()).horizontalAdvance(e.text);
-        p->drawText(QPointF(x + 24, y + fm.height() - 6), e.text);
-        x += 24 + tw + 16;
+    if (legend) {
+        y += 4;
+        struct Entry {
+            QColor color;
+            const char* text;
+            bool dashed;
+        };
+        const Entry entries[] = {{palette::added(), "added", false},
+                                 {palette::ghost(), "erased", true},
+                                 {palette::rewired(), "rewired", false},
+                                 {palette::opChanged().darker(115), "op changed", false},
+                                 {palette::badgeText(), "buffer shape", false},
+                                 {palette::merged(), "merged state", false},
+                                 {palette::link(), "scan link", false}};
+        double x = rect.left() + 10;
+        p->setFont(canvasSmallFont());
+        for (const Entry& e : entries) {
+            p->setPen(QPen(e.color, 2.5, e.dashed ? Qt::DashLine : Qt::SolidLine));
+            p->setBrush(Qt::NoBrush);
+            p->drawRoundedRect(QRectF(x, y + 2, 18, fm.height() - 6), 3, 3);
+            p->setPen(palette::text());
+            const double tw = QFontMetricsF(canvasSmallFont()).horizontalAdvance(e.text);
+            p->drawText(QPointF(x + 24, y + fm.height() - 6), e.text);
+            x += 24 + tw + 16;
+        }
     }
+    p->restore();
 }
+
+BannerItem::BannerItem(const QStringList& lines, bool legend) : m_lines(lines), m_legend(legend) {
+    m_rect = QRectF(QPointF(0, 0), bannerSize(lines, legend));
+    setZValue(6);
+}
+
+void BannerItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) { paintBanner(p, m_rect, m_lines, m_legend); }
 
 } // namespace tl

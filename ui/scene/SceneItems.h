@@ -7,6 +7,8 @@
 #include <QGraphicsItem>
 #include <QPainterPath>
 
+#include <optional>
+
 namespace tl {
 
 enum SceneItemType { kNodeItemType = QGraphicsItem::UserType + 1, kEdgeItemType, kClusterItemType, kBadgeItemType, kBannerItemType };
@@ -46,6 +48,15 @@ public:
     void setStyle(Style s);
     Style style() const { return m_style; }
     const QPainterPath& path() const { return m_path; }
+    const QString& label() const { return m_label; }
+    const QString& link() const { return m_link; }
+    /// Where the labels go (scene coordinates of the text's baseline start); a
+    /// label left without room is not drawn (placed by GraphScene so none collide).
+    void placeLabels(std::optional<QPointF> label, std::optional<QPointF> link);
+    /// The rects the labels take when drawn at these baseline positions.
+    static QRectF labelRectAt(const QString& text, QPointF baseline, bool bold);
+    std::optional<QRectF> labelRect() const;
+    std::optional<QRectF> linkRect() const;
 
     QRectF boundingRect() const override { return m_bounds; }
     void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -55,6 +66,7 @@ private:
     QPainterPath m_path;
     QString m_label, m_link;
     QPointF m_labelPos, m_linkPos;
+    bool m_showLabel = true, m_showLink = true;
     QPolygonF m_arrow;
     QRectF m_bounds;
     Style m_style = Normal;
@@ -81,7 +93,7 @@ private:
 /// "sit_sot-1 merged into sit_sot-0".
 class BadgeItem : public QGraphicsItem {
 public:
-    enum Kind : uint8_t { Shape, Merged, Fused };
+    enum Kind : uint8_t { Shape, Merged, Fused, Fact };
     BadgeItem(Kind kind, const QString& text, const QString& tooltip);
     int type() const override { return kBadgeItemType; }
     Kind kind() const { return m_kind; }
@@ -94,6 +106,12 @@ private:
     QString m_text;
     QRectF m_rect;
 };
+
+/// Paints the banner: `lines` (the first bold) and, with `legend`, the colour key
+/// under them; the window's header strip and the exported banner look alike.
+void paintBanner(QPainter* p, const QRectF& rect, const QStringList& lines, bool legend);
+/// The size paintBanner needs.
+QSizeF bannerSize(const QStringList& lines, bool legend);
 
 /// The step title, buffer bytes before -> after and a colour legend, above the graph.
 class BannerItem : public QGraphicsItem {

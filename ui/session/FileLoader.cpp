@@ -51,13 +51,46 @@ LoadedDocument loadDocumentText(const std::string& text, const QString& qname) {
     doc.trace = std::make_unique<Trace>(std::move(imported.graph));
     doc.kind = "dprint";
     for (const std::string& n : imported.notes) doc.notes << QString::fromStdString(n);
+    doc.nodeNotes = opaqueReasons(doc.trace->original(), doc.notes);
     return doc;
 }
 
-std::unique_ptr<Trace> rewriteToTrace(const Graph& graph, const std::set<std::string>& exclude) {
+NodeNotes opaqueReasons(const Graph& graph, const QStringList& notes) {
+    // "line 2: [id B] Scan{...}: imported as an opaque node (drawn, not executed): its inner graph is not printed; ..."
+    static const QString kMarker = ": imported as an opaque node (drawn, not executed): ";
+    std::vector<std::pair<QString, QString>> byName;  // printed name -> short reason
+    for (const QString& n : notes) {
+        const int at = n.indexOf(kMarker);
+        if (at < 0) continue;
+        const int idEnd = n.indexOf("] ");
+        const QString name = idEnd >= 0 && idEnd < at ? n.mid(idEnd + 2, at - idEnd - 2) : QString();
+        QString why = n.mid(at + kMarker.size()).section(';', 0, 0).trimmed();
+        if (why.contains("inner graph is not printed") || why.contains("body is not printed")) why = "body not in the text";
+        else if (why.contains("inputs are not printed")) why = "inputs not in the text";
+        else if (why.startsWith("tensorlens has no ")) why = "unknown to tensorlens: " + why.mid(18);
+        if (why.size() > 48) why = why.left(45) + "\u2026";
+        byName.emplace_back(name, "opaque: " + why);
+    }
+    NodeNotes out;
+    if (byName.empty()) return out;
+    for (const Node* node : graph.nodes()) {
+        if (node->op().kind() != OpKind::Opaque) continue;
+        const QString name = QString::fromStdString(node->op().name());
+        for (const auto& [n, why] : byName)
+            if (n == name || name.startsWith(n)) {
+                out[node->id()] = why.toStdString();
+                break;
+            }
+        if (!out.count(node->id())) out[node->id()] = "opaque: not executed";
+    }
+    return out;
+}
+
+std::unique_ptr<Trace> rewriteToTrace(const Graph& graph, const std::set<std::string>& exclude, bool pytensorBuffers) {
     PipelineOptions options;
     options.explain = true;
     options.exclude = exclude;
+    options.bufferMode = pytensorBuffers ? RewriteOptions::BufferMode::PyTensor : RewriteOptions::BufferMode::Exact;
     auto trace = std::make_unique<Trace>(rewriteWithTrace(graph, options));
     return trace;
 }

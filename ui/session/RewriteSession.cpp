@@ -30,12 +30,17 @@ void RewriteSession::openTrace(std::unique_ptr<Trace> trace, const QString& sour
     m_view.reset();
     m_scratch.reset();
     m_diffs.clear();
+    m_changes.clear();
+    m_compareBase = -1;
+    m_comparedFor = -1;
+    m_comparedDiff.reset();
     m_trace = std::move(trace);
     m_view = std::make_unique<TraceReplayer>(*m_trace);
     m_scratch = std::make_unique<TraceReplayer>(*m_trace);
     m_source = source;
     m_current = 0;
     m_selection.clear();
+    m_selectedRefs.clear();
     buildIndexes();
     emit opened();
 }
@@ -43,6 +48,8 @@ void RewriteSession::openTrace(std::unique_ptr<Trace> trace, const QString& sour
 void RewriteSession::buildIndexes() {
     m_createdAt.clear();
     m_touching.clear();
+    m_constants.clear();
+    for (const Variable* c : m_trace->original().constants()) m_constants.emplace(c->id(), c->constantValue());
     const auto& steps = m_trace->steps();
     for (size_t i = 0; i < steps.size(); ++i) {
         const int k = static_cast<int>(i) + 1;
@@ -62,6 +69,7 @@ void RewriteSession::buildIndexes() {
             case GraphEdit::Kind::EraseNode: touch(e.node.id); break;
             case GraphEdit::Kind::SetInput:
             case GraphEdit::Kind::SetOp: touch(e.nodeId); break;
+            case GraphEdit::Kind::AddConstant: m_constants.emplace(e.constant.id, e.constant.value); break;
             default: break;
             }
         }
@@ -88,26 +96,13 @@ std::vector<PhaseGroup> RewriteSession::phases() const {
     return groups;
 }
 
+const NDArray* RewriteSession::constantValue(VarId v) const {
+    auto it = m_constants.find(v);
+    return it == m_constants.end() ? nullptr : &it->second;
+}
+
 bool RewriteSession::isNoOpStep(int k) const {
-    const TraceStep& s = step(k);
-    if (!s.attributes.empty()) return false;
-    for (const GraphEdit& e : s.edits) {
-        switch (e.kind) {
-        case GraphEdit::Kind::CreateNode:
-        case GraphEdit::Kind::EraseNode: return false;
-        case GraphEdit::Kind::ReplaceVariable:
-        case GraphEdit::Kind::SetInput:
-        case GraphEdit::Kind::SetOutput:
-            if (e.before != e.after) return false;
-            break;
-        case GraphEdit::Kind::SetOp:
-            if (!e.opBefore || !e.opAfter || e.opBefore->name() != e.opAfter->name()) return false;
-            break;
-        case GraphEdit::Kind::AddConstant:
-        case GraphEdit::Kind::EraseConstant: break;  // constants show only through their readers
-        }
-    }
-    return true;
+    return stepChangesNothing(step(k), [this](VarId v) { return constantValue(v); });
 }
 
 const std::vector<int>& RewriteSession::stepsTouching(NodeId node) const {
@@ -154,7 +149,88 @@ const StepDiff& RewriteSession::diff(int k) {
     // "before" side contributes, then step forward once (cheap) and finish.
     StepDiffBuilder builder(step(k), k);
     builder.collectBefore(m_scratch->graphAt(k - 1));
-    return m_diffs.emplace(k, builder.finish(m_scratch->graphAt(k))).first->second;
+    const Graph& after = m_scratch->graphAt(k);
+    const StepDiff& d = m_diffs.emplace(k, builder.finish(after)).first->second;
+    StepChanges c;
+    c.inner = innerGraphDiffs(step(k), d, after);
+    c.sameNameOpChanged = sameNameOpChanges(step(k), d, after);
+    m_changes[k] = std::move(c);
+    return d;
+}
+
+const StepChanges& RewriteSession::changes(int k) {
+    diff(k);
+    return m_changes.at(k);
+}
+
+void RewriteSession::setComparisonBase(int base) {
+    if (!m_trace) return;
+    if (base >= 0) base = std::clamp(base, 0, stepCount());
+    else base = -1;
+    if (base == m_compareBase) return;
+    m_compareBase = base;
+    m_comparedFor = -1;
+    m_comparedDiff.reset();
+    emit comparisonChanged();
+}
+
+const StepDiff* RewriteSession::shownDiff() {
+    if (!m_trace) return nullptr;
+    if (m_compareBase < 0 || m_compareBase == m_current - 1) return currentDiff();
+    if (m_compareBase == m_current) return nullptr;
+    if (m_comparedFor == m_current && m_comparedDiff) return &*m_comparedDiff;
+    // The steps between the two positions as one: their edits in order (or undone
+    // in reverse when the base is later), so the diff machinery of one step serves.
+    const int lo = std::min(m_compareBase, m_current), hi = std::max(m_compareBase, m_current);
+    TraceStep joined;
+    joined.rewrite = "steps " + std::to_string(lo + 1) + "\u2013" + std::to_string(hi);
+    if (m_compareBase < m_current) {
+        for (int k = lo + 1; k <= hi; ++k) {
+            const TraceStep& s = step(k);
+            joined.edits.insert(joined.edits.end(), s.edits.begin(), s.edits.end());
+            joined.attributes.insert(joined.attributes.end(), s.attributes.begin(), s.attributes.end());
+            for (const auto& [now, was] : s.clonedFrom) joined.clonedFrom.try_emplace(now, was);
+        }
+    } else {
+        // Backwards: every edit inverted, last first.
+        for (int k = hi; k > lo; --k) {
+            const TraceStep& s = step(k);
+            for (auto it = s.edits.rbegin(); it != s.edits.rend(); ++it) {
+                GraphEdit e = *it;
+                switch (e.kind) {
+                case GraphEdit::Kind::CreateNode: e.kind = GraphEdit::Kind::EraseNode; break;
+                case GraphEdit::Kind::EraseNode: e.kind = GraphEdit::Kind::CreateNode; break;
+                case GraphEdit::Kind::AddConstant: e.kind = GraphEdit::Kind::EraseConstant; break;
+                case GraphEdit::Kind::EraseConstant: e.kind = GraphEdit::Kind::AddConstant; break;
+                case GraphEdit::Kind::SetOp: std::swap(e.opBefore, e.opAfter); break;
+                default: std::swap(e.before, e.after); break;
+                }
+                joined.edits.push_back(std::move(e));
+            }
+            for (const AttributeChange& a : s.attributes) {
+                AttributeChange r = a;
+                std::swap(r.before, r.after);
+                joined.attributes.push_back(std::move(r));
+            }
+        }
+    }
+    m_comparedStep = std::move(joined);
+    StepDiffBuilder builder(m_comparedStep, m_current);
+    builder.collectBefore(m_scratch->graphAt(m_compareBase));
+    const Graph& after = m_scratch->graphAt(m_current);
+    m_comparedDiff = builder.finish(after);
+    m_comparedDiff->rewrite = m_comparedStep.rewrite;
+    m_comparedChanges.inner = innerGraphDiffs(m_comparedStep, *m_comparedDiff, after);
+    m_comparedChanges.sameNameOpChanged = sameNameOpChanges(m_comparedStep, *m_comparedDiff, after);
+    m_comparedFor = m_current;
+    return &*m_comparedDiff;
+}
+
+const StepChanges* RewriteSession::shownChanges() {
+    const StepDiff* d = shownDiff();
+    if (!d) return nullptr;
+    if (m_comparedDiff && d == &*m_comparedDiff) return &m_comparedChanges;
+    return &changes(m_current);
 }
 
 std::vector<ProvenanceLink> RewriteSession::provenance(NodeId node) const {
@@ -208,9 +284,14 @@ std::vector<ExplainEntry> RewriteSession::explain(NodeId node) const {
     return out;
 }
 
-void RewriteSession::setSelection(std::vector<NodeId> nodes) {
-    if (nodes == m_selection) return;
-    m_selection = std::move(nodes);
+void RewriteSession::setSelection(std::vector<NodeId> nodes) { setSelectedRefs(outerRefs(nodes)); }
+
+void RewriteSession::setSelectedRefs(std::vector<NodeRef> refs) {
+    if (refs == m_selectedRefs) return;
+    m_selectedRefs = std::move(refs);
+    m_selection.clear();
+    for (const NodeRef& r : m_selectedRefs)
+        if (r.isOuter()) m_selection.push_back(r.leaf());
     emit selectionChanged();
 }
 

@@ -6,6 +6,8 @@
 // Steps are numbered from 1: step k is trace.steps()[k - 1], and position k
 // shows graphAt(k), the graph after the first k steps, with diff(k)
 // highlighted. Position 0 is the original graph.
+#include "model/InnerGraphDiff.h"
+#include "model/NodeRef.h"
 #include "trace/Trace.h"
 #include "trace/TraceReplayer.h"
 #include "trace/StepDiff.h"
@@ -18,6 +20,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tl {
@@ -69,7 +72,8 @@ public:
     const TraceStep& step(int k) const { return m_trace->steps().at(static_cast<size_t>(k - 1)); }
     /// Steps grouped by phase, consecutive steps of one phase form one group.
     std::vector<PhaseGroup> phases() const;
-    /// Changed nothing visible (from the edits alone, no replay needed).
+    /// Changes nothing a user could see or run differently (from the edits alone, no
+    /// replay needed): see stepChangesNothing; merging equal constants is such a step.
     bool isNoOpStep(int k) const;
     /// Steps (1-based) that created, erased, rewired, re-opped or annotated `node`, or used it as root.
     const std::vector<int>& stepsTouching(NodeId node) const;
@@ -96,6 +100,18 @@ public:
     std::unique_ptr<Graph> cloneGraphAt(int k);
     /// Changes made by step k (1-based): graphAt(k - 1) -> graphAt(k). Cached.
     const StepDiff& diff(int k);
+    /// The body changes of step k (1-based). Cached with diff(k).
+    const StepChanges& changes(int k);
+
+    // ---- comparing two positions ------------------------------------------------------
+    /// Shows the changes from position `base` to the current one instead of the last
+    /// step's (-1: the step's own changes). Emits comparisonChanged.
+    void setComparisonBase(int base);
+    int comparisonBase() const { return m_compareBase; }
+    /// What the views highlight: the current step's diff, or the changes since the
+    /// comparison base; null at position 0 (or when the base is the current position).
+    const StepDiff* shownDiff();
+    const StepChanges* shownChanges();
 
     // ---- history of a node ------------------------------------------------------------
     /// Where `node` came from, newest link first, following clones back to the original graph.
@@ -106,8 +122,13 @@ public:
     std::vector<ExplainEntry> explain(NodeId node) const;
 
     // ---- selection, shared by canvas, dprint pane, inspector, timeline ------------------------
+    /// The selected outer nodes (body nodes are in selectedRefs() only).
     const std::vector<NodeId>& selection() const { return m_selection; }
+    /// Selects outer nodes.
     void setSelection(std::vector<NodeId> nodes);
+    /// Every selected node, body nodes included, by path.
+    const std::vector<NodeRef>& selectedRefs() const { return m_selectedRefs; }
+    void setSelectedRefs(std::vector<NodeRef> refs);
 
 signals:
     /// A new graph or trace was opened (everything must be rebuilt).
@@ -115,9 +136,11 @@ signals:
     /// Position changed from `previous` to `current`.
     void currentStepChanged(int current, int previous);
     void selectionChanged();
+    void comparisonChanged();
 
 private:
     void buildIndexes();
+    const NDArray* constantValue(VarId v) const;
 
     std::unique_ptr<Trace> m_trace;
     std::unique_ptr<TraceReplayer> m_view;     // the current position
@@ -125,9 +148,17 @@ private:
     int m_current = 0;
     QString m_source;
     std::map<int, StepDiff> m_diffs;
+    std::map<int, StepChanges> m_changes;
+    std::unordered_map<VarId, NDArray> m_constants;   // every constant the trace ever holds
+    int m_compareBase = -1;
+    int m_comparedFor = -1;                           // the position m_compared* describe
+    TraceStep m_comparedStep;                         // the steps base+1..current as one
+    std::optional<StepDiff> m_comparedDiff;
+    StepChanges m_comparedChanges;
     std::map<NodeId, int> m_createdAt;                 // node -> 1-based step that created it
     std::map<NodeId, std::vector<int>> m_touching;     // node -> steps touching it
     std::vector<NodeId> m_selection;
+    std::vector<NodeRef> m_selectedRefs;
 };
 
 } // namespace tl

@@ -5,9 +5,12 @@
 #include <QHBoxLayout>
 #include <QPlainTextEdit>
 #include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace tl {
 
@@ -15,6 +18,8 @@ DPrintPane::DPrintPane(RewriteSession* session, QWidget* parent) : QWidget(paren
     m_edit = new QPlainTextEdit(this);
     m_edit->setObjectName("dprintText");
     m_edit->setReadOnly(true);
+    // Updates edit the text in place; none of them is the user's to undo.
+    m_edit->setUndoRedoEnabled(false);
     m_edit->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_edit->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
@@ -56,9 +61,11 @@ DPrintOptions DPrintPane::options() const {
 
 QString DPrintPane::text() const { return m_edit->toPlainText(); }
 
-NodeId DPrintPane::nodeOfLine(int line) const {
-    return line >= 0 && line < static_cast<int>(m_lineNode.size()) ? m_lineNode[line] : -1;
+NodeRef DPrintPane::refOfLine(int line) const {
+    return line >= 0 && line < static_cast<int>(m_lineRef.size()) ? m_lineRef[line] : NodeRef();
 }
+
+NodeId DPrintPane::nodeOfLine(int line) const { return refOfLine(line).outerNode(); }
 
 void DPrintPane::refresh() {
     if (!m_session->isOpen()) return;
@@ -69,21 +76,98 @@ void DPrintPane::refresh() {
     } catch (const std::exception& e) {
         m_updating = true;
         m_edit->setPlainText(QString("dprint failed: %1").arg(e.what()));
+        m_lines.clear();
+        m_lineRef.clear();
         m_updating = false;
         return;
     }
-    m_lineNode.assign(lines.size(), -1);
-    std::string all;
+    // Which node holds each body: a line of the `Inner graphs:` section names a node
+    // of that body, whose id means nothing outside it.
+    std::unordered_map<const Graph*, NodeRef> owners;
+    std::unordered_map<const Node*, NodeRef> withBody;
+    {
+        std::vector<std::pair<const Graph*, NodeRef>> stack{{&g, NodeRef()}};
+        while (!stack.empty()) {
+            auto [graph, owner] = stack.back();
+            stack.pop_back();
+            for (const Node* n : graph->nodes()) {
+                auto body = n->op().innerGraph();
+                if (!body || owners.count(body.get())) continue;
+                const NodeRef ref = owner.valid() ? owner.child(n->id()) : NodeRef::outer(n->id());
+                owners[body.get()] = ref;
+                withBody[n] = ref;
+                stack.emplace_back(body.get(), ref);
+            }
+        }
+    }
+    auto refOf = [&](const Graph* graph, const Node* n) -> NodeRef {
+        if (!n) return {};
+        if (!graph || graph == &g) return NodeRef::outer(n->id());
+        auto it = owners.find(graph);
+        return it == owners.end() ? NodeRef() : it->second.child(n->id());
+    };
+    std::vector<std::string> text(lines.size());
+    std::vector<NodeRef> refs(lines.size());
     for (size_t i = 0; i < lines.size(); ++i) {
         const DPrintLine& l = lines[i];
-        all += l.text;
-        if (i + 1 < lines.size()) all += '\n';
-        // Only outer nodes can be selected on the canvas; body lines stand for their Scan.
-        if (l.innerGraphOf) m_lineNode[i] = l.innerGraphOf->id();
-        else if (l.node && l.graph == &g) m_lineNode[i] = l.node->id();
+        text[i] = l.text;
+        if (l.node) refs[i] = refOf(l.graph, l.node);
+        // A body's placeholders and constants: the node whose body it is.
+        if (!refs[i].valid() && l.innerGraphOf)
+            if (auto it = withBody.find(l.innerGraphOf); it != withBody.end()) refs[i] = it->second;
     }
+    m_lineRef = std::move(refs);
     m_updating = true;
-    m_edit->setPlainText(QString::fromStdString(all));
+    // Only the lines that changed are replaced: a step changes a few lines of a
+    // listing of thousands, and laying out the whole text again is the slow part.
+    size_t head = 0;
+    while (head < text.size() && head < m_lines.size() && text[head] == m_lines[head]) ++head;
+    size_t tail = 0;
+    while (tail < text.size() - head && tail < m_lines.size() - head && text[text.size() - 1 - tail] == m_lines[m_lines.size() - 1 - tail]) ++tail;
+    auto setAll = [&] {
+        std::string all;
+        for (size_t i = 0; i < text.size(); ++i) {
+            all += text[i];
+            if (i + 1 < text.size()) all += '\n';
+        }
+        m_edit->setPlainText(QString::fromStdString(all));
+    };
+    if (m_lines.empty() || text.empty() || m_edit->document()->blockCount() != static_cast<int>(m_lines.size())) {
+        setAll();
+    } else if (head != text.size() || text.size() != m_lines.size()) {
+        QTextDocument* doc = m_edit->document();
+        QTextCursor c(doc);
+        const int firstOld = static_cast<int>(head), lastOld = static_cast<int>(m_lines.size() - tail);  // [firstOld, lastOld)
+        std::string middle;
+        for (size_t i = head; i < text.size() - tail; ++i) {
+            if (i > head) middle += '\n';
+            middle += text[i];
+        }
+        c.beginEditBlock();
+        if (lastOld > firstOld) {
+            c.setPosition(doc->findBlockByNumber(firstOld).position());
+            const QTextBlock last = doc->findBlockByNumber(lastOld - 1);
+            c.setPosition(last.position() + last.length() - 1, QTextCursor::KeepAnchor);
+            c.insertText(QString::fromStdString(middle));
+            if (head + tail == text.size()) {
+                // Lines only removed: drop the now empty line too.
+                c.deletePreviousChar();
+                if (firstOld == 0) c.deleteChar();
+            }
+        } else {
+            // Lines only inserted, before old line firstOld.
+            if (firstOld < doc->blockCount()) {
+                c.setPosition(doc->findBlockByNumber(firstOld).position());
+                c.insertText(QString::fromStdString(middle) + "\n");
+            } else {
+                c.movePosition(QTextCursor::End);
+                c.insertText("\n" + QString::fromStdString(middle));
+            }
+        }
+        c.endEditBlock();
+        if (doc->blockCount() != static_cast<int>(text.size())) setAll();
+    }
+    m_lines = std::move(text);
     m_updating = false;
     showSelection();
 }
@@ -91,10 +175,10 @@ void DPrintPane::refresh() {
 void DPrintPane::onCursorMoved() {
     if (m_updating) return;
     const int line = m_edit->textCursor().blockNumber();
-    const NodeId id = nodeOfLine(line);
-    if (id >= 0) {
+    const NodeRef ref = refOfLine(line);
+    if (ref.valid()) {
         m_updating = true;
-        m_session->setSelection({id});
+        m_session->setSelectedRefs({ref});
         m_updating = false;
     }
 }
@@ -102,9 +186,9 @@ void DPrintPane::onCursorMoved() {
 void DPrintPane::showSelection() {
     m_highlighted.clear();
     QList<QTextEdit::ExtraSelection> extras;
-    const auto& sel = m_session->selection();
-    for (int i = 0; i < static_cast<int>(m_lineNode.size()); ++i) {
-        if (m_lineNode[i] < 0 || std::find(sel.begin(), sel.end(), m_lineNode[i]) == sel.end()) continue;
+    const auto& sel = m_session->selectedRefs();
+    for (int i = 0; i < static_cast<int>(m_lineRef.size()); ++i) {
+        if (!m_lineRef[i].valid() || std::find(sel.begin(), sel.end(), m_lineRef[i]) == sel.end()) continue;
         m_highlighted.push_back(i);
         QTextEdit::ExtraSelection x;
         x.cursor = QTextCursor(m_edit->document()->findBlockByNumber(i));

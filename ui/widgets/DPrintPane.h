@@ -22,6 +22,9 @@ public:
     DPrintOptions options() const;
     /// Outer node shown on `line` (0-based): the line's node, or the Scan whose body the line is in.
     NodeId nodeOfLine(int line) const;
+    /// The node `line` shows by path (a body node in the `Inner graphs:` section;
+    /// a placeholder line stands for the node whose body it is); invalid for none.
+    NodeRef refOfLine(int line) const;
     /// Lines highlighted for the current selection.
     const std::vector<int>& highlightedLines() const { return m_highlighted; }
 
@@ -38,7 +41,8 @@ private:
     QCheckBox* m_shapes;
     QCheckBox* m_destroy;
     QCheckBox* m_opInfo;
-    std::vector<NodeId> m_lineNode;  // per line: outer node id or -1
+    std::vector<NodeRef> m_lineRef;  // per line: the node it shows, by path
+    std::vector<std::string> m_lines;  // the text shown, per line (updates replace only what changed)
     std::vector<int> m_highlighted;
     bool m_updating = false;
 };

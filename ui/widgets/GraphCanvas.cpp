@@ -1,5 +1,8 @@
 #include "widgets/GraphCanvas.h"
 
+#include "widgets/NoticeBar.h"
+#include "widgets/StepHeader.h"
+
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -10,9 +13,19 @@
 namespace tl {
 
 GraphCanvas::GraphCanvas(RewriteSession* session, QWidget* parent)
-    : QWidget(parent), m_session(session), m_scene(new GraphScene(this)), m_view(new GraphView(this)), m_engine(new LayoutEngine(this)) {
+    : QWidget(parent),
+      m_session(session),
+      m_scene(new GraphScene(this)),
+      m_view(new GraphView(this)),
+      m_notices(new NoticeBar(this)),
+      m_header(new StepHeader(this)),
+      m_engine(new LayoutEngine(this)) {
     m_view->setScene(m_scene);
     m_view->setObjectName("graphView");
+    // The header strip says what the scene's banner says, always in view: the
+    // scene keeps its banner for exports only.
+    m_scene->setBannerShown(false);
+    m_header->hide();
 
     m_searchBar = new QWidget(this);
     auto* sl = new QHBoxLayout(m_searchBar);
@@ -43,6 +56,8 @@ GraphCanvas::GraphCanvas(RewriteSession* session, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_searchBar);
+    layout->addWidget(m_notices);
+    layout->addWidget(m_header);
     layout->addWidget(m_view, 1);
 
     connect(m_searchEdit, &QLineEdit::textChanged, this, &GraphCanvas::runSearch);
@@ -56,17 +71,18 @@ GraphCanvas::GraphCanvas(RewriteSession* session, QWidget* parent)
     });
 
     connect(m_session, &RewriteSession::opened, this, [this] {
-        m_cache.clear();
-        m_expansion = ExpansionState{};
-        m_fitAfterLayout = true;
-        rebuild(true);
+        if (!m_keepPicture) m_expansion = ExpansionState{};
+        m_firstView = !m_keepPicture;
+        rebuild(Reason::Open);
+        m_keepPicture = false;
     });
-    connect(m_session, &RewriteSession::currentStepChanged, this, [this] { rebuild(false); });
-    connect(m_session, &RewriteSession::selectionChanged, this, [this] { m_scene->selectNodes(m_session->selection()); });
+    connect(m_session, &RewriteSession::currentStepChanged, this, [this] { rebuild(Reason::Step); });
+    connect(m_session, &RewriteSession::comparisonChanged, this, [this] { rebuild(Reason::Step); });
+    connect(m_session, &RewriteSession::selectionChanged, this, [this] { m_scene->selectRefs(m_session->selectedRefs()); });
     // The session is the context: the window may delete it before the canvas.
-    connect(m_scene, &GraphScene::selectionChangedByUser, m_session, [this](std::vector<NodeId> nodes) { m_session->setSelection(std::move(nodes)); });
+    connect(m_scene, &GraphScene::selectionChangedByUser, m_session, [this](std::vector<NodeRef> refs) { m_session->setSelectedRefs(std::move(refs)); });
     connect(m_scene, &GraphScene::toggleExpansion, this, &GraphCanvas::toggleExpansion);
-    connect(m_scene, &QGraphicsScene::changed, m_view->minimap(), &Minimap::sceneChanged);
+    connect(m_view, &GraphView::zoomChanged, this, [this] { m_view->updateMinimap(); });
     connect(m_engine, &LayoutEngine::finished, this, &GraphCanvas::onLayoutFinished);
     connect(m_engine, &LayoutEngine::progress, this, [this](quint64, int done, int total) { emit layoutProgress(done, total); });
     connect(m_engine, &LayoutEngine::cancelled, this, [this](quint64 job) {
@@ -79,64 +95,138 @@ GraphCanvas::GraphCanvas(RewriteSession* session, QWidget* parent)
     });
 }
 
-void GraphCanvas::rebuild(bool forceFull) {
+int GraphCanvas::pictureKey() const {
+    // Comparing two positions draws other ghosts than the step itself: its own pictures.
+    const int k = m_session->currentStep(), base = m_session->comparisonBase();
+    return base < 0 ? k : (base + 1) * (1 << 20) + k;
+}
+
+void GraphCanvas::rebuild(Reason reason) {
     if (!m_session->isOpen()) return;
     QElapsedTimer clock;
     clock.start();
-    const StepDiff* diff = m_session->currentDiff();
-    auto vg = std::make_shared<VisualGraph>(buildVisualGraph(m_session->currentGraph(), m_expansion, diff));
-    Highlights h = computeHighlights(*vg, diff, m_session->stepCount(), m_session->source());
-    if (!forceFull && m_cache.size() > 0) {
-        // New nodes start where the node they replace was (placementHints).
-        IncrementalLayout inc = layoutIncrementally(*vg, m_cache, placementHints(diff));
-        const int n = static_cast<int>(vg->nodes.size());
-        if (inc.keepsPositions(n)) {
-            if (m_pending) {
-                m_engine->cancel();
-                m_pending.reset();
-            }
-            apply(vg, inc.layout, h);
-            m_lastInfo = QString("incremental layout: %1 kept, %2 placed in %3 ms").arg(inc.reused).arg(inc.placed).arg(clock.elapsed());
+    const int k = m_session->currentStep();
+    const int key = pictureKey();
+    const StepDiff* diff = m_session->shownDiff();
+    const StepChanges* changes = m_session->shownChanges();
+    auto vg = std::make_shared<VisualGraph>(buildVisualGraph(m_session->currentGraph(), m_expansion, diff, changes, &m_notes));
+    Highlights h = computeHighlights(*vg, diff, m_session->stepCount(), m_session->source(), changes, m_session->comparisonBase());
+    if (reason == Reason::Open) {
+        m_history.clear();
+        if (!m_keepPicture) {
+            m_picture.clear();
+            m_pictureAt = -1;
+        } else {
+            m_pictureAt = -1;  // another trace: the picture is a reference, not a position of it
+        }
+    }
+    if (reason == Reason::Expansion || reason == Reason::Relayout) m_history.clear();
+    auto cancelPending = [this] {
+        if (m_pending) {
+            m_engine->cancel();
+            m_pending.reset();
+        }
+    };
+    // A position shown before is shown as it was.
+    if (reason == Reason::Step && m_history.has(key)) {
+        PositionCache pic = key == m_pictureAt ? m_picture : m_history.picture(key);
+        if (pictureCovers(*vg, pic)) {
+            cancelPending();
+            GraphLayout layout = layoutFromPicture(*vg, pic);
+            m_picture = std::move(pic);
+            display(vg, std::move(layout), h, key, -2);
+            m_lastInfo = QString("step %1 as shown before (%2 ms)").arg(k).arg(clock.elapsed());
             emit statusMessage(m_lastInfo);
-            emit layoutReady();
             return;
         }
     }
+    // Else from the picture on screen: kept nodes stay, new ones start where what
+    // they replace was (or, going back, where their replacement or ghost is).
+    const bool derive = m_picture.size() > 0 && (reason == Reason::Step || (reason == Reason::Open && m_keepPicture));
+    if (derive) {
+        PlacementHints hints;
+        if (m_session->comparisonBase() < 0 && m_pictureAt >= 0 && m_pictureAt < (1 << 20)) {
+            if (key == m_pictureAt + 1) hints = placementHints(diff, changes);
+            else if (key == m_pictureAt - 1 && k + 1 <= m_session->stepCount())
+                hints = placementHintsBack(&m_session->diff(k + 1), &m_session->changes(k + 1));
+        }
+        IncrementalLayout inc = layoutIncrementally(*vg, m_picture, hints);
+        if (inc.keepsPositions(static_cast<int>(vg->nodes.size()))) {
+            cancelPending();
+            const int parent = m_pictureAt;
+            display(vg, std::move(inc.layout), h, key, parent);
+            m_lastInfo = QString("incremental layout: %1 kept, %2 placed in %3 ms").arg(inc.reused).arg(inc.placed).arg(clock.elapsed());
+            emit statusMessage(m_lastInfo);
+            return;
+        }
+    }
+    // A fresh layout; unless the user asked for one from scratch, turned to match
+    // the picture on screen (no mirrored graph after a small step).
     m_pending = vg;
     m_pendingHighlights = std::move(h);
+    m_pendingKey = key;
+    m_pendingAlign = reason != Reason::Relayout && m_picture.size() > 0 && !(reason == Reason::Open && !m_keepPicture);
     m_layoutClock.start();
     emit layoutStarted();
     m_pendingJob = m_engine->start(vg, m_settings);
 }
 
-void GraphCanvas::onLayoutFinished(quint64, std::shared_ptr<const VisualGraph> vg, std::shared_ptr<const GraphLayout> layout) {
+void GraphCanvas::onLayoutFinished(quint64, std::shared_ptr<const VisualGraph> vg, std::shared_ptr<const GraphLayout> result) {
     if (vg != m_pending) return;  // a newer request superseded it
     m_pending.reset();
-    apply(vg, *layout, m_pendingHighlights);
-    m_lastInfo = QString("layout: %1 nodes, %2 dot parts, %3 layered parts in %4 ms")
+    GraphLayout layout = *result;
+    int parent = -1;
+    int mirrored = 0;
+    if (m_pendingAlign && m_picture.size() > 0) {
+        mirrored = alignToPicture(*vg, layout, m_picture);
+        parent = m_pictureAt;
+    } else {
+        m_picture.clear();
+        m_pictureAt = -1;
+    }
+    display(vg, std::move(layout), m_pendingHighlights, m_pendingKey, parent);
+    m_lastInfo = QString("layout: %1 nodes, %2 dot parts, %3 layered parts%4 in %5 ms")
                      .arg(vg->nodes.size())
-                     .arg(layout->dotParts)
-                     .arg(layout->layeredParts)
+                     .arg(result->dotParts)
+                     .arg(result->layeredParts)
+                     .arg(mirrored ? QString(", %1 mirrored to match the last picture").arg(mirrored) : QString())
                      .arg(m_layoutClock.elapsed());
     emit statusMessage(m_lastInfo);
-    if (m_fitAfterLayout) {
-        m_fitAfterLayout = false;
-        m_view->fit();
+}
+
+void GraphCanvas::display(std::shared_ptr<const VisualGraph> vg, GraphLayout layout, const Highlights& h, int key, int parent) {
+    // parent -2: a stored picture shown again (m_picture already holds it).
+    if (parent != -2) {
+        m_history.store(key, parent, *vg, layout, parent >= 0 && parent == m_pictureAt ? &m_picture : nullptr);
+        m_picture.remember(*vg, layout);
     }
+    m_pictureAt = key;
+    m_scene->setContent(std::move(vg), layout, h);
+    m_scene->selectRefs(m_session->selectedRefs());
+    m_header->setLines(h.banner);
+    m_header->setVisible(!h.banner.isEmpty());
+    if (!m_searchEdit->text().isEmpty()) runSearch();
+    if (m_firstView) {
+        m_firstView = false;
+        QRectF focus = m_scene->highlightedRect();
+        const bool changes = !focus.isNull();
+        if (!changes) {
+            // Nothing changed here: the top of the graph, where its inputs are.
+            const QRectF b = m_scene->layout().bounds;
+            focus = QRectF(b.left(), b.top(), b.width(), std::min(b.height(), m_view->viewport()->height() / GraphView::kReadableZoom));
+        }
+        m_view->firstView(focus, changes);
+    } else {
+        m_view->follow(m_scene->highlightedRect());
+    }
+    m_view->minimap()->sceneChanged();
+    m_view->updateMinimap();
     emit layoutReady();
 }
 
-void GraphCanvas::apply(std::shared_ptr<const VisualGraph> vg, const GraphLayout& layout, const Highlights& h) {
-    m_cache.remember(*vg, layout);
-    m_scene->setContent(std::move(vg), layout, h);
-    m_scene->selectNodes(m_session->selection());
-    if (!m_searchEdit->text().isEmpty()) runSearch();
-    m_view->minimap()->sceneChanged();
-}
-
 void GraphCanvas::relayout() {
-    m_cache.clear();
-    rebuild(true);
+    m_firstView = true;
+    rebuild(Reason::Relayout);
 }
 
 void GraphCanvas::cancelLayout() { m_engine->cancel(); }
@@ -153,7 +243,7 @@ void GraphCanvas::toggleExpansion(const QString& qkey) {
         m_expansion.collapsed.erase(key);
         m_expansion.expanded.insert(key);
     }
-    rebuild(true);
+    rebuild(Reason::Expansion);
 }
 
 void GraphCanvas::expandAll() {
@@ -162,7 +252,7 @@ void GraphCanvas::expandAll() {
     if (const VisualGraph* vg = m_scene->visualGraph())
         for (const VNode& n : vg->nodes)
             if (n.kind == VNode::Kind::Chain || (n.kind == VNode::Kind::Op && n.family == OpFamily::Scan)) m_expansion.expanded.insert(n.key);
-    rebuild(true);
+    rebuild(Reason::Expansion);
 }
 
 void GraphCanvas::collapseAll() {
@@ -170,7 +260,7 @@ void GraphCanvas::collapseAll() {
     if (const VisualGraph* vg = m_scene->visualGraph())
         for (const VNode& n : vg->nodes)
             if (n.kind == VNode::Kind::Cluster) m_expansion.collapsed.insert(n.key);
-    rebuild(true);
+    rebuild(Reason::Expansion);
 }
 
 void GraphCanvas::revealSelection() {
@@ -196,7 +286,17 @@ void GraphCanvas::findNext() {
     m_hitIndex = (m_hitIndex + 1) % static_cast<int>(m_hits.size());
     const VNode& n = m_scene->visualGraph()->nodes[m_hits[m_hitIndex]];
     m_searchInfo->setText(QString("%1 of %2").arg(m_hitIndex + 1).arg(m_hits.size()));
-    if (n.node >= 0 && n.parent == -1) m_session->setSelection(n.kind == VNode::Kind::Chain ? n.members : std::vector<NodeId>{n.node});
+    // Body nodes are selected by path: never confused with an outer node of the same id.
+    if (n.ref.valid()) {
+        if (n.kind == VNode::Kind::Chain) {
+            std::vector<NodeRef> refs;
+            const NodeRef owner = n.ref.parent();
+            for (NodeId m : n.members) refs.push_back(owner.valid() ? owner.child(m) : NodeRef::outer(m));
+            m_session->setSelectedRefs(std::move(refs));
+        } else {
+            m_session->setSelectedRefs({n.ref});
+        }
+    }
     m_view->reveal(m_scene->layout().rects[m_hits[m_hitIndex]]);
 }
 

@@ -1,73 +1,133 @@
 #include "widgets/GraphView.h"
 
+#include "scene/GraphScene.h"
+#include "scene/Palette.h"
+
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <cmath>
 
 namespace tl {
 
 // ---- Minimap --------------------------------------------------------------------
 
+namespace {
+constexpr double kMaxMinimapW = 240, kMaxMinimapH = 170, kMinThumbSide = 36;
+}
+
 // A child of the view, not of its viewport: viewport children scroll with the content.
 Minimap::Minimap(GraphView* view) : QWidget(view), m_view(view) {
-    setFixedSize(220, 150);
+    resize(220, 150);
     setCursor(Qt::PointingHandCursor);
-    setToolTip("Overview: click or drag to move the view");
+    setToolTip("Overview: click or drag to move the view (Ctrl+M hides it)");
     m_timer.setSingleShot(true);
     m_timer.setInterval(150);
     connect(&m_timer, &QTimer::timeout, this, &Minimap::render);
+    hide();
 }
 
 void Minimap::sceneChanged() { m_timer.start(); }
 
+QRectF Minimap::thumbRect() const { return QRectF(QPointF(2, 2), QSizeF(width() - 4, height() - 4)); }
+
+double Minimap::scale() const {
+    const QRectF t = thumbRect();
+    if (m_shown.isEmpty()) return 1;
+    return std::min(t.width() / m_shown.width(), t.height() / m_shown.height());
+}
+
+QPointF Minimap::offset() const {
+    const QRectF t = thumbRect();
+    const double s = scale();
+    return QPointF(t.left() + (t.width() - m_shown.width() * s) / 2, t.top() + (t.height() - m_shown.height() * s) / 2);
+}
+
 void Minimap::render() {
-    QGraphicsScene* s = m_view->scene();
+    auto* s = dynamic_cast<GraphScene*>(m_view->scene());
     m_pixmap = QPixmap();
-    if (!s || s->items().isEmpty()) {
+    if (!s || !s->visualGraph()) {
         update();
         return;
     }
     m_sceneRect = s->sceneRect();
+    // The box takes the scene's shape within its limits; a scene too long for that
+    // is shown as the strip of it around the view, at a scale where boxes still show.
+    const double aspect = m_sceneRect.width() / std::max(1.0, m_sceneRect.height());
+    double w = kMaxMinimapW, h = kMaxMinimapH;
+    if (aspect > w / h) h = std::clamp(w / aspect, kMinThumbSide * 2, kMaxMinimapH);
+    else w = std::clamp(h * aspect, kMinThumbSide * 2, kMaxMinimapW);
+    resize(static_cast<int>(w), static_cast<int>(h));
+    m_shown = m_sceneRect;
+    const QRectF t = thumbRect();
+    const double fitScale = std::min(t.width() / m_sceneRect.width(), t.height() / m_sceneRect.height());
+    const double minScale = kMinThumbSide / std::max(1.0, std::min(m_sceneRect.width(), m_sceneRect.height()) * 4);
+    if (fitScale < minScale) {
+        const QPointF c = m_view->visibleSceneRect().center();
+        const QSizeF part(t.width() / minScale, t.height() / minScale);
+        QRectF strip(c - QPointF(part.width() / 2, part.height() / 2), part);
+        // Kept inside the scene along its long side.
+        if (strip.left() < m_sceneRect.left()) strip.moveLeft(m_sceneRect.left());
+        if (strip.right() > m_sceneRect.right()) strip.moveRight(m_sceneRect.right());
+        if (strip.top() < m_sceneRect.top()) strip.moveTop(m_sceneRect.top());
+        if (strip.bottom() > m_sceneRect.bottom()) strip.moveBottom(m_sceneRect.bottom());
+        m_shown = strip;
+    }
     QPixmap pm(size() * devicePixelRatioF());
     pm.setDevicePixelRatio(devicePixelRatioF());
     pm.fill(Qt::white);
     QPainter p(&pm);
     p.setRenderHint(QPainter::Antialiasing, false);
-    s->render(&p, thumbRect(), m_sceneRect, Qt::KeepAspectRatio);
+    const double sc = scale();
+    const QPointF off = offset();
+    const VisualGraph& vg = *s->visualGraph();
+    const GraphLayout& l = s->layout();
+    // Boxes drawn from the layout: thousands of them cost far less than rendering the scene.
+    for (size_t i = 0; i < vg.nodes.size() && i < l.rects.size(); ++i) {
+        const QRectF r = l.rects[i];
+        if (!r.intersects(m_shown)) continue;
+        const QRectF m((r.left() - m_shown.left()) * sc + off.x(), (r.top() - m_shown.top()) * sc + off.y(), std::max(1.0, r.width() * sc),
+                       std::max(1.0, r.height() * sc));
+        QColor c = palette::familyFill(vg.nodes[i].family);
+        if (vg.nodes[i].kind == VNode::Kind::Cluster) {
+            c.setAlpha(80);
+            p.setPen(c.darker(160));
+        } else {
+            c = c.darker(115);
+            p.setPen(Qt::NoPen);
+        }
+        p.setBrush(c);
+        p.drawRect(m);
+    }
     m_pixmap = pm;
     update();
 }
-
-QRectF Minimap::thumbRect() const { return QRectF(QPointF(2, 2), QSizeF(width() - 4, height() - 4)); }
 
 void Minimap::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), QColor(255, 255, 255, 235));
     p.setPen(QColor(0xa0, 0xa6, 0xae));
     p.drawRect(rect().adjusted(0, 0, -1, -1));
-    if (m_pixmap.isNull() || m_sceneRect.isEmpty()) return;
+    if (m_pixmap.isNull() || m_shown.isEmpty()) return;
     p.drawPixmap(0, 0, m_pixmap);
-    // Map the visible scene area into the thumbnail (KeepAspectRatio, centered).
-    const QRectF t = thumbRect();
-    const double s = std::min(t.width() / m_sceneRect.width(), t.height() / m_sceneRect.height());
-    const QPointF off(t.left() + (t.width() - m_sceneRect.width() * s) / 2, t.top() + (t.height() - m_sceneRect.height() * s) / 2);
-    const QRectF vis = m_view->mapToScene(m_view->viewport()->rect()).boundingRect();
-    const QRectF frame((vis.left() - m_sceneRect.left()) * s + off.x(), (vis.top() - m_sceneRect.top()) * s + off.y(), vis.width() * s,
+    const double s = scale();
+    const QPointF off = offset();
+    const QRectF vis = m_view->visibleSceneRect();
+    const QRectF frame((vis.left() - m_shown.left()) * s + off.x(), (vis.top() - m_shown.top()) * s + off.y(), vis.width() * s,
                        vis.height() * s);
     p.setPen(QPen(QColor(0x1e, 0x64, 0xdc), 1.5));
     p.setBrush(QColor(0x1e, 0x64, 0xdc, 30));
-    p.drawRect(frame.intersected(t));
+    p.drawRect(frame.intersected(thumbRect()));
 }
 
 void Minimap::centerAt(QPointF w) {
-    if (m_sceneRect.isEmpty()) return;
-    const QRectF t = thumbRect();
-    const double s = std::min(t.width() / m_sceneRect.width(), t.height() / m_sceneRect.height());
-    const QPointF off(t.left() + (t.width() - m_sceneRect.width() * s) / 2, t.top() + (t.height() - m_sceneRect.height() * s) / 2);
-    m_view->centerOn(QPointF((w.x() - off.x()) / s + m_sceneRect.left(), (w.y() - off.y()) / s + m_sceneRect.top()));
+    if (m_shown.isEmpty()) return;
+    const double s = scale();
+    const QPointF off = offset();
+    m_view->centerOn(QPointF((w.x() - off.x()) / s + m_shown.left(), (w.y() - off.y()) / s + m_shown.top()));
 }
 
 void Minimap::mousePressEvent(QMouseEvent* e) { centerAt(e->position()); }
@@ -86,23 +146,49 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
     setOptimizationFlag(QGraphicsView::DontSavePainterState, true);
     setBackgroundBrush(Qt::white);
     m_minimap = new Minimap(this);
-    placeMinimap();
 }
 
-void GraphView::setMinimapVisible(bool on) { m_minimap->setVisible(on); }
+QRectF GraphView::visibleSceneRect() const { return mapToScene(viewport()->rect()).boundingRect(); }
+
+void GraphView::setMinimapVisible(bool on) {
+    m_minimapEnabled = on;
+    updateMinimap();
+}
+
+void GraphView::updateMinimap() {
+    auto* s = dynamic_cast<GraphScene*>(scene());
+    const bool open = s && s->visualGraph() && !s->visualGraph()->nodes.empty();
+    // Nothing to find when everything is in view (or nothing is open).
+    const bool needed = open && !visibleSceneRect().adjusted(-2, -2, 2, 2).contains(s->sceneRect());
+    if (!m_minimapEnabled || !needed) {
+        m_minimap->hide();
+        return;
+    }
+    if (m_minimap->isHidden()) {
+        m_minimap->show();
+        m_minimap->render();
+    }
+    placeMinimap();
+    m_minimap->update();
+}
 
 void GraphView::zoomBy(double f) {
     const double z = zoom() * f;
     if (z < 0.01 || z > 8) return;
     scale(f, f);
     emit zoomChanged(zoom());
-    m_minimap->update();
+    updateMinimap();
+}
+
+void GraphView::setZoom(double z) {
+    setTransform(QTransform::fromScale(z, z));
+    emit zoomChanged(zoom());
 }
 
 void GraphView::resetZoom() {
     setTransform(QTransform());
     emit zoomChanged(1.0);
-    m_minimap->update();
+    updateMinimap();
 }
 
 void GraphView::fit() {
@@ -114,20 +200,69 @@ void GraphView::fit() {
     if (zoom() < kMinFitZoom) {
         setTransform(QTransform::fromScale(kMinFitZoom, kMinFitZoom));
         const QRectF r = scene()->sceneRect();
-        const QRectF vis = mapToScene(viewport()->rect()).boundingRect();
+        const QRectF vis = visibleSceneRect();
         centerOn(r.center().x(), r.top() + vis.height() / 2);
     }
     emit zoomChanged(zoom());
-    m_minimap->update();
+    updateMinimap();
+}
+
+void GraphView::firstView(const QRectF& focus, bool wholeFocus) {
+    if (!scene()) return;
+    const QRectF all = scene()->sceneRect();
+    const QSizeF vp = viewport()->size();
+    const double fitAll = std::min(vp.width() / all.width(), vp.height() / all.height());
+    if (fitAll >= kReadableZoom || focus.isEmpty()) {
+        fit();
+        return;
+    }
+    // The whole would be unreadable: the region that matters, legibly when it
+    // can be; a step's changes are shown whole even when that takes a smaller zoom.
+    const QRectF r = focus.adjusted(-30, -30, 30, 30);
+    const double fitFocus = std::min(vp.width() / r.width(), vp.height() / r.height());
+    setZoom(std::clamp(fitFocus, wholeFocus ? kMinFitZoom : kReadableZoom, 1.0));
+    const QRectF vis = visibleSceneRect();
+    // Larger than the view even so: its top, where a reader starts.
+    if (r.height() > vis.height()) centerOn(r.center().x(), r.top() + vis.height() / 2);
+    else centerOn(r.center());
+    updateMinimap();
 }
 
 void GraphView::reveal(const QRectF& r) {
-    const QRectF vis = mapToScene(viewport()->rect()).boundingRect();
+    const QRectF vis = visibleSceneRect();
     if (r.width() > vis.width() || r.height() > vis.height()) {
         const double f = std::min(vis.width() / r.width(), vis.height() / r.height()) * 0.9;
         zoomBy(f);
     }
     centerOn(r.center());
+}
+
+void GraphView::follow(const QRectF& target) {
+    if (target.isEmpty() && target.isNull()) return;
+    const QRectF r = target.adjusted(-12, -12, 12, 12);
+    QRectF vis = visibleSceneRect();
+    if (vis.contains(r)) return;
+    if (r.width() > vis.width() || r.height() > vis.height()) {
+        const QSizeF vp = viewport()->size();
+        // A margin for the scroll bars a new zoom may show (they narrow the viewport).
+        const double want = 0.95 * std::min(vp.width() / r.width(), vp.height() / r.height());
+        setZoom(std::max(kMinFollowZoom, std::min(zoom(), want)));
+        vis = visibleSceneRect();
+        if (r.width() > vis.width() || r.height() > vis.height()) {
+            // Too big even so: its top-left part, where a reader starts.
+            centerOn(QPointF(r.left() + vis.width() / 2 - 1, r.top() + vis.height() / 2 - 1));
+            updateMinimap();
+            return;
+        }
+    }
+    // The smallest pan that brings it in.
+    QPointF c = vis.center();
+    if (r.left() < vis.left()) c.rx() -= vis.left() - r.left();
+    else if (r.right() > vis.right()) c.rx() += r.right() - vis.right();
+    if (r.top() < vis.top()) c.ry() -= vis.top() - r.top();
+    else if (r.bottom() > vis.bottom()) c.ry() += r.bottom() - vis.bottom();
+    centerOn(c);
+    updateMinimap();
 }
 
 void GraphView::wheelEvent(QWheelEvent* e) {
@@ -144,18 +279,39 @@ void GraphView::wheelEvent(QWheelEvent* e) {
 
 void GraphView::resizeEvent(QResizeEvent* e) {
     QGraphicsView::resizeEvent(e);
-    placeMinimap();
+    updateMinimap();
 }
 
 void GraphView::scrollContentsBy(int dx, int dy) {
     QGraphicsView::scrollContentsBy(dx, dy);
-    m_minimap->update();
+    if (m_minimapEnabled) {
+        updateMinimap();
+        // A strip of a long scene follows the view.
+        if (m_minimap->isVisible() && m_minimap->shownSceneRect() != m_minimap->m_sceneRect) m_minimap->sceneChanged();
+    }
     emit viewportMoved();
 }
 
 void GraphView::placeMinimap() {
     const QRect vp = viewport()->geometry();
-    m_minimap->move(std::max(0, vp.right() - m_minimap->width() - 10), std::max(0, vp.bottom() - m_minimap->height() - 10));
+    const int w = m_minimap->width(), h = m_minimap->height();
+    // The corner where it covers the fewest boxes (bottom-right first).
+    const QPoint corners[] = {{vp.right() - w - 10, vp.bottom() - h - 10},
+                              {vp.left() + 10, vp.bottom() - h - 10},
+                              {vp.right() - w - 10, vp.top() + 10},
+                              {vp.left() + 10, vp.top() + 10}};
+    QPoint best = corners[0];
+    int fewest = -1;
+    for (const QPoint& c : corners) {
+        const QRect inViewport(viewport()->mapFrom(this, c), QSize(w, h));
+        const int covered = static_cast<int>(items(inViewport, Qt::IntersectsItemBoundingRect).size());
+        if (fewest < 0 || covered < fewest) {
+            fewest = covered;
+            best = c;
+        }
+        if (covered == 0) break;
+    }
+    m_minimap->move(std::max(0, best.x()), std::max(0, best.y()));
     m_minimap->raise();
 }
 

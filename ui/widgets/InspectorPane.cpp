@@ -2,7 +2,10 @@
 
 #include "trace/GraphFacts.h"
 
+#include <algorithm>
+
 #include <QTextBrowser>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace tl {
@@ -11,6 +14,14 @@ namespace {
 QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 
 // A recorded value cut to a readable length: fusing a 3,000-op chain records 3,000 ids.
+// A recorded sentence as the reader should see it: no dangling separator where the
+// rewrite's text was cut (`exact: init_l + 1 rows,`).
+QString tidy(const std::string& s) {
+    QString q = QString::fromStdString(s).trimmed();
+    while (!q.isEmpty() && (q.endsWith(',') || q.endsWith(';') || q.endsWith(':'))) q = q.left(q.size() - 1).trimmed();
+    return q.toHtmlEscaped();
+}
+
 QString escShort(const std::string& s) {
     constexpr qsizetype kMax = 160;
     const QString q = QString::fromStdString(s);
@@ -53,7 +64,9 @@ InspectorPane::InspectorPane(RewriteSession* session, QWidget* parent) : QWidget
     l->addWidget(m_browser);
     connect(m_browser, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
         if (url.scheme() == "step") emit jumpToStep(url.path().toInt());
-        if (url.scheme() == "node") m_session->setSelection({url.path().toLongLong()});
+        // node:17 is outer node 17, node:4/2 node 2 of the body of node 4.
+        if (url.scheme() == "node")
+            if (auto ref = NodeRef::fromKey("n" + url.path().replace("/", "/n").toStdString())) m_session->setSelectedRefs({*ref});
     });
     connect(m_session, &RewriteSession::opened, this, &InspectorPane::refresh);
     connect(m_session, &RewriteSession::currentStepChanged, this, &InspectorPane::refresh);
@@ -67,9 +80,9 @@ void InspectorPane::refresh() {
         m_browser->setHtml("<p class=dim>Open a graph or trace (File \u2192 Open, or an example).</p>");
         return;
     }
-    const auto& sel = m_session->selection();
+    const auto& sel = m_session->selectedRefs();
     QString html = kStyle;
-    html += sel.empty() ? stepHtml() : nodeHtml(sel.front());
+    html += sel.empty() ? stepHtml() : (sel.front().isOuter() ? nodeHtml(sel.front()) : bodyNodeHtml(sel.front()));
     if (sel.size() > 1) html += QString("<p class=dim>%1 nodes selected; showing the first.</p>").arg(sel.size());
     m_browser->setHtml(html);
 }
@@ -93,18 +106,32 @@ QString InspectorPane::stepHtml() {
                  .arg(esc(formatBytes(d.bufferBytesBefore)), esc(formatBytes(d.bufferBytesAfter)));
         h += "</table>";
         for (const ShapeBadge& b : d.shapeChanges)
-            h += QString("<p><span class=badge>%1%2</span> on node %3<br><span class=dim>%4</span></p>")
+            h += QString("<p><span class=badge>%1%2</span> on <a href='node:%3'>node %3</a><br><span class=dim>%4</span></p>")
                      .arg(b.label.empty() ? QString() : esc(b.label) + ": ", esc(b.text()))
                      .arg(b.node)
-                     .arg(esc(b.detail));
+                     .arg(tidy(b.detail));
         for (const MergedState& m : d.mergedStates)
-            h += QString("<p><span class=merge>%1</span><br><span class=dim>%2</span></p>").arg(esc(m.text), esc(m.detail));
+            h += QString("<p><span class=merge>%1</span><br><span class=dim>%2</span></p>").arg(esc(m.text), tidy(m.detail));
+        for (const InnerGraphDiff& body : m_session->changes(k).inner) {
+            QStringList parts;
+            if (!body.added.empty()) parts << QString("<span class=add>%1 added</span>").arg(body.added.size());
+            if (!body.erased.empty()) parts << QString("%1 erased").arg(body.erased.size());
+            if (!body.rewired.empty()) parts << QString("%1 rewired").arg(body.rewired.size());
+            if (!body.opChanged.empty()) parts << QString("%1 changed op").arg(body.opChanged.size());
+            QString owner = QString::fromStdString(body.owner.label()).toHtmlEscaped();
+            QString path = QString::fromStdString(body.owner.key()).remove('n');
+            h += QString("<p>body of <a href='node:%1'>%2</a> (%3 \u2192 %4 nodes): %5</p>")
+                     .arg(path, owner)
+                     .arg(body.nodesBefore)
+                     .arg(body.nodesAfter)
+                     .arg(parts.isEmpty() ? QString("changed") : parts.join(", "));
+        }
         if (!s.attributes.empty()) {
             h += "<h4>Recorded facts</h4><table>";
             for (const AttributeChange& a : s.attributes)
-                h += QString("<tr><td>node %1</td><td>%2</td><td class=mono>%3 \u2192 %4</td><td class=dim>%5</td></tr>")
+                h += QString("<tr><td><a href='node:%1'>node %1</a></td><td>%2</td><td class=mono>%3 \u2192 %4</td><td class=dim>%5</td></tr>")
                          .arg(a.node)
-                         .arg(esc(a.key), escShort(a.before), escShort(a.after), esc(a.detail));
+                         .arg(esc(a.key), escShort(a.before), escShort(a.after), tidy(a.detail));
             h += "</table>";
         }
     }
@@ -117,15 +144,27 @@ QString InspectorPane::stepHtml() {
     return h;
 }
 
-QString InspectorPane::nodeHtml(NodeId id) {
+QString InspectorPane::nodeHtml(const NodeRef& ref) {
+    const NodeId id = ref.leaf();
     const Graph& g = m_session->currentGraph();
     const Node* n = g.findNode(id);
     QString h;
     if (!n) {
         h += QString("<h3>Node %1</h3><p class=dim>Not in the graph at this step.</p>").arg(id);
+        bool here = false;
         if (const StepDiff* d = m_session->currentDiff())
             for (const NodeSnapshot& s : d->erased)
-                if (s.id == id) h += QString("<p>Erased by this step (%1).</p>").arg(esc(d->rewrite));
+                if (s.id == id) {
+                    h += QString("<p>Erased by this step (%1).</p>").arg(esc(d->rewrite));
+                    here = true;
+                }
+        // Where it lives: the steps that made and erased it.
+        const auto& touching = m_session->stepsTouching(id);
+        if (!here && !touching.empty()) {
+            const int k = m_session->currentStep();
+            if (touching.front() > k) h += QString("<p>Created later, by <a href='step:%1'>step %1</a>.</p>").arg(touching.front());
+            else h += QString("<p>Gone since <a href='step:%1'>step %1</a> (%2).</p>").arg(touching.back()).arg(esc(m_session->step(touching.back()).rewrite));
+        }
     } else {
         const Op& op = n->op();
         h += QString("<h3 class=mono>%1</h3>").arg(esc(op.name()));
@@ -173,7 +212,7 @@ QString InspectorPane::nodeHtml(NodeId id) {
                 if (r.bytes > 0) total += r.bytes;
             }
             h += QString("<tr><th>total</th><td></td><td></td><td><b>%1</b></td></tr></table>").arg(esc(formatBytes(total)));
-            if (auto body = op.innerGraph()) h += QString("<p>body: %1 nodes</p>").arg(body->numNodes());
+            if (auto body = op.innerGraph()) h += QString("<p>body: %1 nodes (click one on the canvas or in the dprint text to inspect it)</p>").arg(body->numNodes());
         } else if (auto body = op.innerGraph()) {
             h += QString("<p>inner graph: %1 nodes (double-click the node to show it)</p>").arg(body->numNodes());
         }
@@ -187,11 +226,25 @@ QString InspectorPane::nodeHtml(NodeId id) {
     h += "</ul>";
     const auto explain = m_session->explain(id);
     if (!explain.empty()) {
+        // One row per rewrite and reason: the graph it looked at is the one after
+        // the steps listed (a failure is recorded between steps, not in one).
+        struct Row {
+            std::string rewrite, reason;
+            std::vector<int> positions;
+        };
+        std::vector<Row> rows;
+        for (const ExplainEntry& e : explain) {
+            auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.rewrite == e.rewrite && r.reason == e.reason; });
+            if (it == rows.end()) rows.push_back({e.rewrite, e.reason, {e.position}});
+            else if (std::find(it->positions.begin(), it->positions.end(), e.position) == it->positions.end()) it->positions.push_back(e.position);
+        }
         h += "<h4>Rewrites tried here that did not fire</h4><table>";
-        for (const ExplainEntry& e : explain)
-            h += QString("<tr><td><a href='step:%1'>at step %1</a></td><td class=mono>%2</td><td>%3</td></tr>")
-                     .arg(e.position)
-                     .arg(esc(e.rewrite), esc(e.reason));
+        for (const Row& r : rows) {
+            QStringList where;
+            for (int p : r.positions)
+                where << (p == 0 ? QString("<a href='step:0'>on the original graph</a>") : QString("<a href='step:%1'>after step %1</a>").arg(p));
+            h += QString("<tr><td class=mono>%1</td><td>%2</td><td class=dim>%3</td></tr>").arg(esc(r.rewrite), tidy(r.reason), where.join(", "));
+        }
         h += "</table>";
     } else if (m_session->stepCount() > 0) {
         h += "<p class=dim>No failed matches recorded here (record the trace with --explain to see them).</p>";
@@ -203,6 +256,50 @@ QString InspectorPane::nodeHtml(NodeId id) {
         for (int k : touching) links << QString("<a href='step:%1'>%1 %2</a>").arg(k).arg(esc(m_session->step(k).rewrite));
         h += links.join(", ") + "</p>";
     }
+    return h;
+}
+
+QString InspectorPane::bodyNodeHtml(const NodeRef& ref) {
+    const Graph& g = m_session->currentGraph();
+    const Node* n = resolveNode(g, ref);
+    const Node* owner = resolveNode(g, ref.parent());
+    const QString path = QString::fromStdString(ref.parent().key()).remove('n');
+    QString h;
+    const QString where = owner ? QString("in the body of <a href='node:%1'>%2 %3</a>").arg(path, esc(owner->op().name()).left(60), esc(ref.parent().label()))
+                                : QString("in the body of %1").arg(esc(ref.parent().label()));
+    if (!n) {
+        h += QString("<h3>Body node %1</h3><p>%2</p><p class=dim>Not in that body at this step.</p>").arg(esc(ref.label()), where);
+        return h;
+    }
+    const Op& op = n->op();
+    h += QString("<h3 class=mono>%1</h3>").arg(esc(op.name()));
+    h += QString("<p>body node %1 \u00b7 %2 \u00b7 %3<br>%4</p>").arg(n->id()).arg(esc(std::string(opKindName(op.kind()))), opFamilyName(opFamily(op)), where);
+    if (const StepChanges* c = m_session->shownChanges())
+        if (const InnerGraphDiff* d = c->innerOf(ref.parent()); d && d->isAdded(n->id())) h += "<p class=add>Added by this step.</p>";
+    // Links stay inside the body: its ids mean nothing outside it.
+    auto bodyLink = [&](const Node* m) { return QString("<a href='node:%1/%2'>%3 #%2</a>").arg(path).arg(m->id()).arg(esc(m->op().name()).left(40)); };
+    const Graph* body = graphHolding(g, ref);
+    h += "<h4>Inputs</h4><table><tr><th>#</th><th>variable</th><th>type</th><th>from</th></tr>";
+    for (int i = 0; i < n->numInputs(); ++i) {
+        const Variable* v = n->input(i);
+        QString from;
+        if (v->owner()) from = bodyLink(v->owner());
+        else if (body)
+            for (size_t k = 0; k < body->inputs().size(); ++k)
+                if (body->inputs()[k] == v) from = QString("placeholder *%1").arg(k);
+        h += QString("<tr><td>%1</td><td>%2</td><td class=mono>%3</td><td>%4</td></tr>").arg(i).arg(varText(v), esc(v->type().toString()), from);
+    }
+    h += "</table><h4>Outputs</h4><table><tr><th>#</th><th>variable</th><th>type</th><th>read by</th></tr>";
+    for (int j = 0; j < n->numOutputs(); ++j) {
+        const Variable* v = n->output(j);
+        QStringList readers;
+        for (const Client& c : v->clients()) readers << (c.isGraphOutput() ? QString("body output %1").arg(c.index) : bodyLink(c.node));
+        h += QString("<tr><td>%1</td><td>%2</td><td class=mono>%3</td><td>%4</td></tr>").arg(j).arg(varText(v), esc(v->type().toString()), readers.join(", "));
+    }
+    h += "</table>";
+    h += QString("<p>destroy_map <span class=mono>%1</span> \u00b7 view_map <span class=mono>%2</span></p>").arg(aliasText(op.destroyMap()), aliasText(op.viewMap()));
+    if (auto inner = op.innerGraph()) h += QString("<p>inner graph: %1 nodes</p>").arg(inner->numNodes());
+    h += "<p class=dim>The trace records the steps of the outer graph; a body's changes are shown by the step that rewrote it.</p>";
     return h;
 }
 

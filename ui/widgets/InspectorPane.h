@@ -27,7 +27,8 @@ signals:
     void jumpToStep(int k);
 
 private:
-    QString nodeHtml(NodeId id);
+    QString nodeHtml(const NodeRef& ref);
+    QString bodyNodeHtml(const NodeRef& ref);
     QString stepHtml();
     RewriteSession* m_session;
     QTextBrowser* m_browser;

@@ -138,6 +138,7 @@ RunPane::RunPane(RewriteSession* session, QWidget* parent) : QWidget(parent), m_
         cancel();
         m_last.reset();
         m_lastBad = -2;
+        m_checks = StepChecks{};
         m_outputs->clear();
         m_summary->clear();
         m_progress->setValue(0);
@@ -273,10 +274,10 @@ void RunPane::verifyAllSteps() {
     std::vector<NDArray> inputs = std::move(*parsed);
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     auto cancelFlag = m_cancel;
-    auto result = std::make_shared<VerifyResult>();
+    auto result = std::make_shared<StepChecks>();
     const Trace* trace = &m_session->trace();  // opening another file cancels and waits first
     setBusy(true);
-    m_progress->setRange(0, m_session->stepCount() + 1);
+    m_progress->setRange(0, m_session->stepCount());
     m_progress->setValue(0);
     m_watcher = new QFutureWatcher<void>(this);
     QPointer<QProgressBar> bar(m_progress);
@@ -289,22 +290,35 @@ void RunPane::verifyAllSteps() {
             emit verifyFinished(-1);
             return;
         }
-        m_lastBad = result->firstBadStep;
+        m_checks = *result;
+        if (!result->error.empty()) {
+            m_lastBad = 0;
+            m_summary->setText(QString("<span style='color:#c01c28'>%1</span>").arg(QString::fromStdString(result->error).toHtmlEscaped()));
+            emit stepsChecked(m_checks);
+            emit verifyFinished(0);
+            return;
+        }
+        m_lastBad = result->firstBad();
         QString peaks;
-        if (!result->peakBytes.empty())
+        if (!result->steps.empty())
             peaks = QString("; peak memory %1 (original) \u2192 %2 (last step)")
-                        .arg(QString::fromStdString(formatBytes(static_cast<int64_t>(result->peakBytes.front()))),
-                             QString::fromStdString(formatBytes(static_cast<int64_t>(result->peakBytes.back()))));
-        if (result->firstBadStep < 0) {
+                        .arg(QString::fromStdString(formatBytes(static_cast<int64_t>(result->originalPeakBytes))),
+                             QString::fromStdString(formatBytes(static_cast<int64_t>(result->steps.back().peakBytes))));
+        if (m_lastBad < 0) {
             m_progress->setValue(m_progress->maximum());
             m_summary->setText(QString("All %1 steps give the original outputs%2.").arg(m_session->stepCount()).arg(peaks));
         } else {
-            m_summary->setText(QString("<span style='color:#c01c28'><b>Step %1 differs</b>: %2</span> (max |\u0394| %3)%4")
-                                   .arg(result->firstBadStep)
-                                   .arg(QString::fromStdString(result->message).toHtmlEscaped(), num(result->maxAbsDiff), peaks));
-            m_session->setCurrentStep(result->firstBadStep);
+            const StepCheck& bad = result->steps[static_cast<size_t>(m_lastBad - 1)];
+            m_summary->setText(QString("<span style='color:#c01c28'><b>Step %1 differs</b>: %2</span> (max |\u0394| %3; %4 of %5 steps differ)%6")
+                                   .arg(m_lastBad)
+                                   .arg(QString::fromStdString(bad.message).toHtmlEscaped(), num(bad.maxAbsDiff))
+                                   .arg(result->badCount())
+                                   .arg(result->steps.size())
+                                   .arg(peaks));
+            m_session->setCurrentStep(m_lastBad);
         }
-        emit verifyFinished(result->firstBadStep);
+        emit stepsChecked(m_checks);
+        emit verifyFinished(m_lastBad);
     });
     m_watcher->setFuture(QtConcurrent::run([trace, inputs, result, cancelFlag, bar, this] {
         VerifyOptions opts;
@@ -317,12 +331,7 @@ void RunPane::verifyAllSteps() {
                 }
             }, Qt::QueuedConnection);
         };
-        try {
-            *result = verifySteps(*trace, inputs, opts);
-        } catch (const std::exception& e) {
-            result->firstBadStep = 0;
-            result->message = e.what();
-        }
+        *result = checkEveryStep(*trace, inputs, opts);
     }));
 }
 

@@ -5,6 +5,7 @@
 // cancel and a jump to the first step whose outputs differ.
 #include "core/NDArray.h"
 #include "session/RewriteSession.h"
+#include "session/StepChecks.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -46,6 +47,8 @@ public:
     const StepRun* lastRun() const { return m_last.get(); }
     /// Result of the last "verify all steps": first differing step (-1: none), or -2 before any.
     int lastVerifiedBadStep() const { return m_lastBad; }
+    /// Every step of the last "verify all steps" (empty before any).
+    const StepChecks& lastChecks() const { return m_checks; }
     bool isBusy() const;
     QTreeWidget* outputsTree() const { return m_outputs; }
     QLabel* summaryLabel() const { return m_summary; }
@@ -59,6 +62,8 @@ public slots:
 signals:
     void runFinished();
     void verifyFinished(int firstBadStep);
+    /// Every step was checked (not emitted when cancelled).
+    void stepsChecked(const StepChecks& checks);
     void statusMessage(const QString& text);
 
 private:
@@ -80,6 +85,7 @@ private:
     QLabel* m_summary;
     std::unique_ptr<StepRun> m_last;
     int m_lastBad = -2;
+    StepChecks m_checks;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     QFutureWatcher<void>* m_watcher = nullptr;
 };

@@ -1,0 +1,287 @@
+// Stepping without a fresh layout: every node of the new picture that the
+// previous picture drew stays where it was; new ones start where the node they
+// replace was, or next to their neighbours. The result says when that would
+// mislead, so the canvas lays out afresh instead.
+#include "layout/GraphLayout.h"
+
+#include "trace/StepDiff.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tl {
+
+void PositionCache::remember(const VisualGraph& vg, const GraphLayout& layout) {
+    for (size_t i = 0; i < vg.nodes.size() && i < layout.rects.size(); ++i) m_rects[vg.nodes[i].key] = layout.rects[i];
+    for (size_t e = 0; e < vg.edges.size() && e < layout.paths.size(); ++e) m_paths[edgeKey(vg, vg.edges[e])] = layout.paths[e];
+}
+
+const QRectF* PositionCache::rect(const std::string& key) const {
+    auto it = m_rects.find(key);
+    return it == m_rects.end() ? nullptr : &it->second;
+}
+
+const QPainterPath* PositionCache::path(const std::string& key) const {
+    auto it = m_paths.find(key);
+    return it == m_paths.end() ? nullptr : &it->second;
+}
+
+void PositionCache::clear() {
+    m_rects.clear();
+    m_paths.clear();
+}
+
+namespace {
+// Coarse grid of placed rectangles, so finding a free spot is not O(N) per node.
+class Occupancy {
+public:
+    void add(const QRectF& r, int id) {
+        forCells(r, [&](long long k) { m_cells[k].push_back(id); });
+        m_rects[id] = r;
+    }
+    /// No rect added so far comes within `margin` of `r`.
+    bool free(const QRectF& r, int ignore = -1, double margin = 6) const {
+        bool ok = true;
+        forCells(r, [&](long long k) {
+            if (!ok) return;
+            auto it = m_cells.find(k);
+            if (it == m_cells.end()) return;
+            for (int id : it->second)
+                if (id != ignore && m_rects.at(id).adjusted(-margin, -margin, margin, margin).intersects(r)) {
+                    ok = false;
+                    return;
+                }
+        });
+        return ok;
+    }
+
+private:
+    template <typename F> void forCells(const QRectF& r, F&& f) const {
+        const int x0 = static_cast<int>(std::floor(r.left() / kCell)), x1 = static_cast<int>(std::floor(r.right() / kCell));
+        const int y0 = static_cast<int>(std::floor(r.top() / kCell)), y1 = static_cast<int>(std::floor(r.bottom() / kCell));
+        for (int x = x0; x <= x1; ++x)
+            for (int y = y0; y <= y1; ++y) f((static_cast<long long>(x) << 32) ^ static_cast<unsigned>(y));
+    }
+    static constexpr double kCell = 160.0;
+    std::unordered_map<long long, std::vector<int>> m_cells;
+    std::unordered_map<int, QRectF> m_rects;
+};
+} // namespace
+
+PlacementHints placementHints(const StepDiff* diff, const StepChanges* changes) {
+    PlacementHints hints;
+    if (!diff) return hints;
+    for (const auto& [was, now] : diff->replacedBy) {
+        const std::string n = "n" + std::to_string(now), w = "n" + std::to_string(was);
+        hints.exact[n] = w;
+        hints.prefixes.emplace_back(n + "/", w + "/");
+    }
+    if (!changes) return hints;
+    // Body nodes: where the node they stand for was drawn (the same node in a
+    // rebuilt body, the node a new one replaced), ghosts where they were.
+    for (const InnerGraphDiff& d : changes->inner) {
+        const std::string now = d.owner.key() + "/", was = d.ownerBefore.key() + "/";
+        for (const auto& [a, b] : d.matchedFrom) {
+            const std::string ka = now + "n" + std::to_string(a), kb = was + "n" + std::to_string(b);
+            if (ka != kb) hints.exact[ka] = kb;
+        }
+        for (const NodeSnapshot& e : d.erased) hints.exact[now + "x" + std::to_string(e.id)] = was + "n" + std::to_string(e.id);
+        for (NodeId a : d.added)
+            if (!d.matchedFrom.count(a)) hints.near[now + "n" + std::to_string(a)] = true;
+    }
+    return hints;
+}
+
+PlacementHints placementHintsBack(const StepDiff* diff, const StepChanges* changes) {
+    PlacementHints hints;
+    if (!diff) return hints;
+    for (const auto& [was, now] : diff->replacedBy) {
+        const std::string n = "n" + std::to_string(now), w = "n" + std::to_string(was);
+        hints.exact[w] = n;
+        hints.prefixes.emplace_back(w + "/", n + "/");
+    }
+    if (!changes) return hints;
+    for (const InnerGraphDiff& d : changes->inner) {
+        const std::string now = d.owner.key() + "/", was = d.ownerBefore.key() + "/";
+        for (const auto& [a, b] : d.matchedFrom) {
+            const std::string ka = now + "n" + std::to_string(a), kb = was + "n" + std::to_string(b);
+            if (ka != kb) hints.exact[kb] = ka;
+        }
+        for (const NodeSnapshot& e : d.erased) hints.exact[was + "n" + std::to_string(e.id)] = now + "x" + std::to_string(e.id);
+    }
+    return hints;
+}
+
+IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache& cache, const PlacementHints& hints) {
+    IncrementalLayout res;
+    GraphLayout& out = res.layout;
+    const int n = static_cast<int>(vg.nodes.size());
+    out.rects.assign(n, QRectF());
+    std::vector<char> known(n, 0);
+    Occupancy occ;
+    for (int i = 0; i < n; ++i) {
+        if (vg.nodes[i].kind == VNode::Kind::Cluster) continue;  // derived from the children below
+        // A hint beats a remembered rect: going back, a node reappears where its
+        // replacement or its ghost was just drawn, not where some older picture had it.
+        if (auto h = hints.exact.find(vg.nodes[i].key); h != hints.exact.end() && cache.rect(h->second)) continue;
+        if (const QRectF* r = cache.rect(vg.nodes[i].key)) {
+            const QSizeF s = vg.nodes[i].size;
+            out.rects[i] = QRectF(r->center().x() - s.width() / 2, r->center().y() - s.height() / 2, s.width(), s.height());
+            known[i] = 1;
+            occ.add(out.rects[i], i);
+            ++res.reused;
+        }
+    }
+    // New nodes in topological order of the visual edges, so a new chain stacks downward.
+    std::vector<std::vector<int>> pred(n), succ(n);
+    std::vector<int> indeg(n, 0);
+    for (const VEdge& e : vg.edges) {
+        pred[e.to].push_back(e.from);
+        succ[e.from].push_back(e.to);
+        ++indeg[e.to];
+    }
+    std::vector<int> order;
+    for (int i = 0; i < n; ++i)
+        if (!indeg[i]) order.push_back(i);
+    for (size_t h = 0; h < order.size(); ++h)
+        for (int s : succ[order[h]])
+            if (--indeg[s] == 0) order.push_back(s);
+    QRectF bounds;
+    for (int i = 0; i < n; ++i)
+        if (known[i]) bounds = bounds.united(out.rects[i]);
+    for (int i : order) {
+        if (known[i] || vg.nodes[i].kind == VNode::Kind::Cluster) continue;
+        const QSizeF s = vg.nodes[i].size;
+        QPointF want;
+        bool have = false;
+        const std::string& key = vg.nodes[i].key;
+        bool hinted = false;
+        if (auto h = hints.exact.find(key); h != hints.exact.end())
+            if (const QRectF* r = cache.rect(h->second)) {
+                want = r->center();
+                have = true;
+            }
+        for (size_t p = 0; !have && p < hints.prefixes.size(); ++p) {
+            const auto& [now, was] = hints.prefixes[p];
+            if (key.compare(0, now.size(), now) != 0) continue;
+            if (const QRectF* r = cache.rect(was + key.substr(now.size()))) {
+                want = r->center();
+                have = true;
+            }
+        }
+        hinted = have;
+        res.hinted += hinted;
+        // A new body node may go next to its neighbours when the step said so (an
+        // added body node); other unplaced body nodes mean the body was redrawn.
+        if (!hinted && vg.nodes[i].parent >= 0 && !hints.near.count(key)) res.needsFullLayout = true;
+        if (!have) {
+            double sx = 0, maxBottom = -1e18;
+            int cnt = 0;
+            for (int p : pred[i])
+                if (known[p]) {
+                    sx += out.rects[p].center().x();
+                    maxBottom = std::max(maxBottom, out.rects[p].bottom());
+                    ++cnt;
+                }
+            if (cnt) {
+                want = QPointF(sx / cnt, maxBottom + 36 + s.height() / 2);
+                have = true;
+            } else {
+                double minTop = 1e18;
+                for (int c : succ[i])
+                    if (known[c]) {
+                        sx += out.rects[c].center().x();
+                        minTop = std::min(minTop, out.rects[c].top());
+                        ++cnt;
+                    }
+                if (cnt) {
+                    want = QPointF(sx / cnt, minTop - 36 - s.height() / 2);
+                    have = true;
+                }
+            }
+        }
+        if (!have) want = QPointF(bounds.isNull() ? 0 : bounds.right() + 40 + s.width() / 2, bounds.isNull() ? 0 : bounds.top() + s.height() / 2);
+        QRectF r(want.x() - s.width() / 2, want.y() - s.height() / 2, s.width(), s.height());
+        // Step sideways, alternating right and left, until the spot is free.
+        for (int t = 1; t < 80 && !occ.free(r); ++t) {
+            const double dx = ((t + 1) / 2) * (s.width() * 0.5 + 12) * (t % 2 ? 1 : -1);
+            r.moveCenter(QPointF(want.x() + dx, want.y()));
+        }
+        out.rects[i] = r;
+        known[i] = 1;
+        occ.add(r, i);
+        bounds = bounds.united(r);
+        ++res.placed;
+    }
+    // Clusters: the box around their children, deepest first.
+    std::vector<int> clusters;
+    for (int i = 0; i < n; ++i)
+        if (vg.nodes[i].kind == VNode::Kind::Cluster) clusters.push_back(i);
+    std::stable_sort(clusters.begin(), clusters.end(), [&](int a, int b) { return vg.depth(a) > vg.depth(b); });
+    for (int c : clusters) {
+        QRectF box;
+        for (int k = 0; k < n; ++k)
+            if (vg.nodes[k].parent == c && !out.rects[k].isNull()) box = box.united(out.rects[k]);
+        if (box.isNull()) {
+            if (const QRectF* r = cache.rect(vg.nodes[c].key)) box = *r;
+            else box = QRectF(bounds.right() + 40, bounds.top(), vg.nodes[c].size.width(), vg.nodes[c].size.height());
+            out.rects[c] = box;
+        } else {
+            QRectF frame = box.adjusted(-kClusterMargin, -clusterHeader(vg.nodes[c]), kClusterMargin, kClusterMargin);
+            // Never narrower than its title.
+            if (frame.width() < vg.nodes[c].size.width()) frame.setRight(frame.left() + vg.nodes[c].size.width());
+            out.rects[c] = frame;
+        }
+    }
+    // A box drawn inside a frame it does not belong to would read as part of that
+    // body, and two boxes on top of each other hide one: either is a lie.
+    for (int c : clusters) {
+        if (res.needsFullLayout) break;
+        for (int k = 0; k < n && !res.needsFullLayout; ++k) {
+            if (k == c) continue;
+            int p = vg.nodes[k].parent;
+            while (p >= 0 && p != c) p = vg.nodes[p].parent;
+            if (p == c) continue;
+            // A frame around this one is fine.
+            int q = vg.nodes[c].parent;
+            while (q >= 0 && q != k) q = vg.nodes[q].parent;
+            if (q == k) continue;
+            if (out.rects[c].intersects(out.rects[k])) res.needsFullLayout = true;
+        }
+    }
+    if (!res.needsFullLayout) {
+        Occupancy siblings;
+        for (int i = 0; i < n && !res.needsFullLayout; ++i) {
+            if (vg.nodes[i].kind == VNode::Kind::Cluster) continue;
+            const QRectF r = out.rects[i].adjusted(1, 1, -1, -1);
+            if (!siblings.free(r, -1, 0)) res.needsFullLayout = true;
+            siblings.add(out.rects[i], i);
+        }
+    }
+    out.paths.resize(vg.edges.size());
+    for (size_t e = 0; e < vg.edges.size(); ++e) {
+        const VEdge& ve = vg.edges[e];
+        const QRectF& a = out.rects[ve.from];
+        const QRectF& b = out.rects[ve.to];
+        // Keep dot's route between siblings when neither end moved; links across
+        // frames follow the frames, which may have grown.
+        const QRectF* ca = cache.rect(vg.nodes[ve.from].key);
+        const QRectF* cb = cache.rect(vg.nodes[ve.to].key);
+        if (vg.nodes[ve.from].parent == vg.nodes[ve.to].parent && ca && cb && *ca == a && *cb == b)
+            if (const QPainterPath* p = cache.path(edgeKey(vg, ve))) {
+                // Only a route that still starts and ends on these boxes (the cache
+                // may hold one from a picture where an end stood elsewhere).
+                if (!p->isEmpty() && a.adjusted(-4, -4, 4, 4).contains(p->elementAt(0)) && b.adjusted(-4, -4, 4, 4).contains(p->currentPosition())) {
+                    out.paths[e] = *p;
+                    continue;
+                }
+            }
+        out.paths[e] = routeEdge(vg, out.rects, ve);
+    }
+    for (const QRectF& r : out.rects) bounds = bounds.united(r);
+    out.bounds = bounds;
+    out.ok = true;
+    return res;
+}
+
+} // namespace tl

@@ -1,0 +1,135 @@
+// Where the scene puts what is written beside things: badges next to their node
+// and edge labels along their edge, each where it covers no box, no frame title
+// and no other label (`float64 (7,8 (1,)` was two labels on top of each other).
+// A label that finds no free spot is left out rather than drawn over another.
+#include "scene/GraphScene.h"
+#include "scene/RectGrid.h"
+
+#include <QFontMetricsF>
+
+#include <algorithm>
+
+namespace tl {
+
+namespace {
+// Obstacles every label avoids: node boxes, frame headers.
+void addBoxes(RectGrid& grid, const VisualGraph& g, const GraphLayout& layout) {
+    for (size_t i = 0; i < g.nodes.size() && i < layout.rects.size(); ++i) {
+        const QRectF& r = layout.rects[i];
+        if (g.nodes[i].kind == VNode::Kind::Cluster) grid.add(QRectF(r.left(), r.top(), r.width(), clusterHeader(g.nodes[i]) - kLinkLabelRoom));
+        else grid.add(r.adjusted(-2, -2, 2, 2));
+    }
+}
+} // namespace
+
+void GraphScene::placeBadges(const Highlights& h) {
+    const VisualGraph& g = *m_vg;
+    RectGrid taken;
+    addBoxes(taken, g, m_layout);
+    // Several badges of one node stack; each stack goes right of its node, else
+    // left, above or below, wherever it covers nothing.
+    std::unordered_map<int, std::vector<BadgeItem*>> byNode;
+    std::vector<int> order;
+    for (const Highlights::Badge& b : h.badges) {
+        if (b.node < 0 || b.node >= static_cast<int>(g.nodes.size())) continue;
+        auto* item = new BadgeItem(BadgeItem::Kind(b.kind), b.text, b.tooltip);
+        addItem(item);
+        if (!byNode.count(b.node)) order.push_back(b.node);
+        byNode[b.node].push_back(item);
+        m_badges.push_back(item);
+    }
+    for (int node : order) {
+        const auto& items = byNode[node];
+        double w = 0, hsum = 0;
+        for (BadgeItem* b : items) {
+            w = std::max(w, b->boundingRect().width());
+            hsum += b->boundingRect().height() + 4;
+        }
+        const QRectF r = m_layout.rects[node];
+        const bool frame = g.nodes[node].kind == VNode::Kind::Cluster;
+        const double top = r.top() + (frame ? 2 : -4);
+        const QPointF candidates[] = {{r.right() + 10, top},
+                                      {r.left() - 10 - w, top},
+                                      {r.center().x() - w / 2, r.top() - 6 - hsum},
+                                      {r.center().x() - w / 2, r.bottom() + 6},
+                                      {r.right() + 10, r.bottom() - hsum}};
+        QPointF at = candidates[0];
+        for (const QPointF& c : candidates)
+            if (taken.free(QRectF(c, QSizeF(w, hsum)))) {
+                at = c;
+                break;
+            }
+        taken.add(QRectF(at, QSizeF(w, hsum)));
+        double y = at.y();
+        for (BadgeItem* b : items) {
+            b->setPos(at.x(), y);
+            y += b->boundingRect().height() + 4;
+        }
+    }
+}
+
+void GraphScene::placeLabels() {
+    const VisualGraph& g = *m_vg;
+    RectGrid taken;
+    addBoxes(taken, g, m_layout);
+    for (BadgeItem* b : m_badges) taken.add(b->sceneBoundingRect());
+    // Many edges: the middle only (walking every curve for its length costs more
+    // than the picture gains at the zoom where thousands of edges are visible).
+    const bool few = m_edges.size() < 1500;
+    std::vector<EdgeItem*> items;
+    items.reserve(m_edges.size());
+    for (const auto& [k, e] : m_edges) items.push_back(e);
+    // Links first (they name the loop's categories), then the rest, in a fixed order.
+    std::sort(items.begin(), items.end(), [](EdgeItem* a, EdgeItem* b) {
+        if (a->link().isEmpty() != b->link().isEmpty()) return !a->link().isEmpty();
+        const QPointF pa = a->path().currentPosition(), pb = b->path().currentPosition();
+        return pa.y() != pb.y() ? pa.y() < pb.y() : pa.x() < pb.x();
+    });
+    const QFontMetricsF fm(canvasSmallFont());
+    for (EdgeItem* e : items) {
+        const QPainterPath& path = e->path();
+        if (path.isEmpty()) continue;
+        std::optional<QPointF> link;
+        if (!e->link().isEmpty()) {
+            // Up the last stretch before the arrow: the gap under the frame's header.
+            const QPointF tip = path.currentPosition();
+            for (double up : {9.0, 20.0, 32.0, 44.0}) {
+                for (double side : {5.0, -5.0}) {
+                    QPointF at = tip + QPointF(side, -up);
+                    if (side < 0) at.rx() -= EdgeItem::labelRectAt(e->link(), QPointF(), true).width();
+                    if (taken.free(EdgeItem::labelRectAt(e->link(), at, true))) {
+                        link = at;
+                        break;
+                    }
+                }
+                if (link) break;
+            }
+            // A link always says what it is: on top of the edge when nothing else is free.
+            if (!link) link = tip + QPointF(5, -9);
+            taken.add(EdgeItem::labelRectAt(e->link(), *link, true));
+        }
+        std::optional<QPointF> label;
+        if (!e->label().isEmpty()) {
+            const double width = fm.horizontalAdvance(e->label());
+            std::vector<QPointF> along;
+            if (few)
+                for (double t : {0.5, 0.38, 0.62, 0.26, 0.74}) along.push_back(path.pointAtPercent(t));
+            else
+                along.push_back(path.boundingRect().center());
+            for (const QPointF& p : along) {
+                for (double side : {5.0, -5.0 - width}) {
+                    const QPointF at = p + QPointF(side, fm.ascent() / 2);
+                    if (taken.free(EdgeItem::labelRectAt(e->label(), at, false))) {
+                        label = at;
+                        break;
+                    }
+                }
+                if (label) break;
+            }
+            if (label) taken.add(EdgeItem::labelRectAt(e->label(), *label, false));
+        }
+        e->placeLabels(label, link);
+    }
+}
+
+} // namespace tl
