@@ -2,6 +2,7 @@
 // an op read back must print its name again, so every op built here is checked
 // against the text it came from.
 #include "io/DPrintImportInternal.h"
+#include "io/DPrintImportArrayOps.h"
 #include "io/DPrintVocab.h"
 
 #include "ops/Alloc.h"
@@ -234,6 +235,7 @@ OpPtr build(std::string_view base, std::optional<std::string_view> params, const
         return makeAssert(std::string(p.substr(5, p.size() - 6)));
     if (full == "ScalarFromTensor") return makeScalarFromTensor();
     if (full == "TensorFromScalar") return makeTensorFromScalar();
+    if (OpPtr op = arrayOpFromName(base, params, why)) return op;
     return nullptr;
 }
 

@@ -211,16 +211,35 @@ std::string opFamilyName(const Op& op) {
     case OpKind::SpecifyShape:
     case OpKind::Shape:
     case OpKind::ShapeI:
-    case OpKind::Reshape: return "shape";
+    case OpKind::Reshape:
+    case OpKind::ExtractDiag:
+    case OpKind::Split:
+    case OpKind::Repeat:
+    case OpKind::Pad: return "shape";
     case OpKind::Subtensor:
-    case OpKind::IncSubtensor: return "indexing";
+    case OpKind::IncSubtensor:
+    case OpKind::FillDiagonal:
+    case OpKind::FillDiagonalOffset:
+    case OpKind::PermuteRowElements:
+    case OpKind::Choose: return "indexing";
     case OpKind::Join:
     case OpKind::Alloc:
     case OpKind::AllocEmpty:
     case OpKind::DeepCopy:
-    case OpKind::MakeVector: return "memory";
+    case OpKind::MakeVector:
+    case OpKind::ARange:
+    case OpKind::Eye:
+    case OpKind::Tri:
+    case OpKind::Bartlett:
+    case OpKind::AllocDiag: return "memory";
     case OpKind::Dot:
-    case OpKind::Reduce: return "math";
+    case OpKind::Reduce:
+    case OpKind::Sort:
+    case OpKind::ArgSort:
+    case OpKind::Searchsorted:
+    case OpKind::Nonzero:
+    case OpKind::Unique:
+    case OpKind::Convolve1d: return "math";
     case OpKind::Scan: return "loop";
     case OpKind::Assert:
     case OpKind::ScalarFromTensor:

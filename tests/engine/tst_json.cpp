@@ -3,6 +3,7 @@
 // stable, and every kind of bad input is a FormatError naming its JSON path.
 #include "TestSuites.h"
 #include "DPrintGoldenGraphs.h"
+#include "EveryArrayOpKind.h"
 #include "TestSupport.h"
 #include "io/DPrint.h"
 #include "ir/Rewriter.h"
@@ -63,7 +64,9 @@ std::unique_ptr<Graph> everyOpKind() {
     Variable* ss = o.ap(makeSpecifyShape(), {as, o.c(5, DType::Int64), o.c(4, DType::Int64)});  // SpecifyShape
     Variable* ub = o.ap(makeUnbroadcast({0}), {o.ap(expandDims0(), {v})});             // Unbroadcast
     Variable* op = o.ap(makeOpaque("Mystery{42}", {vec(U)}), {v});                     // Opaque
-    auto g = o.finish({ss, sum, shp, back, al, ae, ub, op});
+    std::vector<Variable*> outs{ss, sum, shp, back, al, ae, ub, op};
+    addArrayOpNodes(o, x, v, outs);  // ARange ... Pad
+    auto g = o.finish(outs);
     return g;
 }
 

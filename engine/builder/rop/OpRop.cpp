@@ -12,6 +12,7 @@ std::vector<Variable*> ropOfNode(GraphBuilder& b, const Node& node, std::span<Va
     default: break;
     }
     if (RopRule rule = arrayRopRule(node.op().kind())) return rule(b, node, inputTangents);
+    if (RopRule rule = arrayOpsRopRule(node.op().kind())) return rule(b, node, inputTangents);
     throw std::logic_error("no forward derivative (R_op) for " + node.op().name());
 }
 

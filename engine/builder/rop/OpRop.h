@@ -21,5 +21,7 @@ std::vector<Variable*> scanRop(GraphBuilder& b, const Node& node, std::span<Vari
 /// Structural and indexing ops (builder/rop/ArrayRop.cpp); null when the family has no rule there.
 using RopRule = std::vector<Variable*> (*)(GraphBuilder&, const Node&, std::span<Variable* const>);
 RopRule arrayRopRule(OpKind kind);
+/// Array constructors and selection ops (builder/rop/ArrayOpsRop.cpp); null when none.
+RopRule arrayOpsRopRule(OpKind kind);
 
 } // namespace tl
