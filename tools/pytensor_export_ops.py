@@ -52,7 +52,7 @@ SCALAR_PROPS = {"Cast": lambda s: {"dtype": str(s.o_type.dtype)},
 # OpFromGraph subclasses keep their parameters as attributes (their __props__ are empty);
 # their inner graph is written as the node's "inner".
 GRAPH_OP_ATTRS = {"AllocDiag": ("axis1", "axis2", "offset"), "Einsum": ("subscripts", "path", "optimized"),
-                  "Pad": ("pad_mode", "reflect_type"), "OpFromGraph": ("name",), "IfElse": ("name",)}
+                  "Pad": ("pad_mode", "reflect_type", "has_stat_length"), "OpFromGraph": ("name",), "IfElse": ("name",)}
 
 _TOOLS = os.path.dirname(os.path.abspath(__file__))
 _ENGINE = os.path.join(os.path.dirname(_TOOLS), "engine")

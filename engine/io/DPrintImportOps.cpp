@@ -2,6 +2,7 @@
 // an op read back must print its name again, so every op built here is checked
 // against the text it came from.
 #include "io/DPrintImportInternal.h"
+#include "io/DPrintImportArrayOps.h"
 #include "io/DPrintVocab.h"
 
 #include "ops/Alloc.h"
@@ -286,6 +287,7 @@ OpPtr build(std::string_view base, std::optional<std::string_view> params, const
     // Products, BLAS and linear algebra (DPrintImportLinalg.cpp).
     if (OpPtr op = linalgOpFromName(base, params, why)) return op;
     if (OpPtr op = indexingOpFromName(base, params, in, destroy, why)) return op;
+    if (OpPtr op = arrayOpFromName(base, params, why)) return op;
     return nullptr;
 }
 

@@ -211,7 +211,11 @@ std::string opFamilyName(const Op& op) {
     case OpKind::SpecifyShape:
     case OpKind::Shape:
     case OpKind::ShapeI:
-    case OpKind::Reshape: return "shape";
+    case OpKind::Reshape:
+    case OpKind::ExtractDiag:
+    case OpKind::Split:
+    case OpKind::Repeat:
+    case OpKind::Pad: return "shape";
     case OpKind::Subtensor:
     case OpKind::IncSubtensor:
     case OpKind::AdvancedSubtensor1:
@@ -221,11 +225,20 @@ std::string opFamilyName(const Op& op) {
     case OpKind::MakeSlice: return "indexing";
     case OpKind::IfElse: return "control flow";
     case OpKind::OpFromGraph: return "graph op";
+    case OpKind::FillDiagonal:
+    case OpKind::FillDiagonalOffset:
+    case OpKind::PermuteRowElements:
+    case OpKind::Choose: return "indexing";
     case OpKind::Join:
     case OpKind::Alloc:
     case OpKind::AllocEmpty:
     case OpKind::DeepCopy:
-    case OpKind::MakeVector: return "memory";
+    case OpKind::MakeVector:
+    case OpKind::ARange:
+    case OpKind::Eye:
+    case OpKind::Tri:
+    case OpKind::Bartlett:
+    case OpKind::AllocDiag: return "memory";
     case OpKind::Dot:
     case OpKind::Reduce:
     case OpKind::Argmax:
@@ -263,6 +276,12 @@ std::string opFamilyName(const Op& op) {
     case OpKind::BilinearSolveDiscreteLyapunov:
     case OpKind::BlockDiagonal:
     case OpKind::KroneckerProduct: return "math";
+    case OpKind::Sort:
+    case OpKind::ArgSort:
+    case OpKind::Searchsorted:
+    case OpKind::Nonzero:
+    case OpKind::Unique:
+    case OpKind::Convolve1d: return "math";
     case OpKind::Scan: return "loop";
     case OpKind::Assert:
     case OpKind::ScalarFromTensor:

@@ -23,7 +23,12 @@ OpFamily opFamily(const Op& op) {
     case OpKind::OpFromGraph: return OpFamily::Other;
     case OpKind::Alloc:
     case OpKind::AllocEmpty:
-    case OpKind::DeepCopy: return OpFamily::Memory;
+    case OpKind::DeepCopy:
+    case OpKind::ARange:
+    case OpKind::Eye:
+    case OpKind::Tri:
+    case OpKind::Bartlett:
+    case OpKind::AllocDiag: return OpFamily::Memory;
     case OpKind::DimShuffle:
     case OpKind::Unbroadcast:
     case OpKind::SpecifyShape:
@@ -33,7 +38,21 @@ OpFamily opFamily(const Op& op) {
     case OpKind::Join:
     case OpKind::MakeVector:
     case OpKind::ScalarFromTensor:
-    case OpKind::TensorFromScalar: return OpFamily::Shape;
+    case OpKind::TensorFromScalar:
+    case OpKind::ExtractDiag:
+    case OpKind::Split:
+    case OpKind::Repeat:
+    case OpKind::Pad: return OpFamily::Shape;
+    case OpKind::FillDiagonal:
+    case OpKind::FillDiagonalOffset:
+    case OpKind::PermuteRowElements:
+    case OpKind::Choose: return OpFamily::Indexing;
+    case OpKind::Sort:
+    case OpKind::ArgSort:
+    case OpKind::Searchsorted:
+    case OpKind::Nonzero:
+    case OpKind::Unique:
+    case OpKind::Convolve1d: return OpFamily::Other;
     case OpKind::Dot:
     case OpKind::Reduce:
     case OpKind::Argmax:

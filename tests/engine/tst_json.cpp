@@ -3,6 +3,7 @@
 // stable, and every kind of bad input is a FormatError naming its JSON path.
 #include "TestSuites.h"
 #include "DPrintGoldenGraphs.h"
+#include "EveryArrayOpKind.h"
 #include "TestSupport.h"
 #include "io/DPrint.h"
 #include "ir/Rewriter.h"
@@ -87,6 +88,7 @@ std::unique_ptr<Graph> everyOpKind() {
     Variable* ofg = o.ap(makeOpFromGraph(std::shared_ptr<const Graph>(body.finish()), std::string("layer")), {ie});  // OpFromGraph
     std::vector<Variable*> outs{ss, sum, shp, back, al, ae, ub, op, a1, an, ofg};
     for (Variable* v : linalgOpKinds(o)) outs.push_back(v);  // products, BLAS, linear algebra
+    addArrayOpNodes(o, x, v, outs);  // ARange ... Pad
     auto g = o.finish(outs);
     return g;
 }

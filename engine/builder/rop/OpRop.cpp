@@ -18,6 +18,7 @@ std::vector<Variable*> ropOfNode(GraphBuilder& b, const Node& node, std::span<Va
     if (RopRule rule = reductionRopRule(node.op().kind())) return rule(b, node, inputTangents);
     if (RopRule rule = advancedIndexingRopRule(node.op().kind())) return rule(b, node, inputTangents);
     if (RopRule rule = controlFlowRopRule(node.op().kind())) return rule(b, node, inputTangents);
+    if (RopRule rule = arrayOpsRopRule(node.op().kind())) return rule(b, node, inputTangents);
     throw std::logic_error("no forward derivative (R_op) for " + node.op().name());
 }
 

@@ -29,5 +29,7 @@ RopRule reductionRopRule(OpKind kind);
 /// (builder/rop/ControlFlowRop.cpp); null when the family has no rule there.
 RopRule advancedIndexingRopRule(OpKind kind);
 RopRule controlFlowRopRule(OpKind kind);
+/// Array constructors and selection ops (builder/rop/ArrayOpsRop.cpp); null when none.
+RopRule arrayOpsRopRule(OpKind kind);
 
 } // namespace tl
