@@ -175,7 +175,7 @@ private slots:
         Var x = b.input("x", DType::Float64, {3});
         Var c = b.input("c", DType::Bool, {});
         Var y = ifElse(c, exp(x), x);
-        Var t = rop(y, x, b.input("t", DType::Float64, {3}));
+        Var t = tl::rop(y, x, b.input("t", DType::Float64, {3}));
         QCOMPARE(t->owner()->op().kind(), OpKind::IfElse);  // the tangent is as lazy as the value
     }
 
