@@ -15,9 +15,18 @@ import scipy.linalg as sla
 rng = np.random.default_rng(20240611)
 
 
+def finite_or_text(x):
+    if np.isnan(x):
+        return "nan"
+    if np.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
 def arr(a):
     a = np.asarray(a)
-    data = [float(x) if a.dtype.kind == "f" else int(x) for x in a.reshape(-1).tolist()]
+    # JSON has no NaN or infinity: those are written "nan", "inf", "-inf", as the exporter does.
+    data = [finite_or_text(float(x)) if a.dtype.kind == "f" else int(x) for x in a.reshape(-1).tolist()]
     return {"dtype": str(a.dtype), "shape": list(a.shape), "data": data}
 
 
@@ -127,5 +136,5 @@ gx = np.array(cases["ger"]["inputs"]["x"]["data"])
 cases["ger"]["outputs"] = [arr(M + alpha * np.outer(gx, xv))]
 
 json.dump({"generated_by": "tests/data/make_linalg_reference.py", "numpy": np.__version__,
-           "scipy": __import__("scipy").__version__, "cases": cases}, sys.stdout, indent=None)
+           "scipy": __import__("scipy").__version__, "cases": cases}, sys.stdout, indent=None, allow_nan=False)
 print()

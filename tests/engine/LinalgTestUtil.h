@@ -14,6 +14,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -29,7 +30,20 @@ struct RefCase {
 inline NDArray arrayFromRef(const nlohmann::json& j) {
     const DType d = *parseDType(j["dtype"].get<std::string>());
     Shape s = j["shape"].get<Shape>();
-    return NDArray::fromVector(d, s, j["data"].get<std::vector<double>>());
+    // Non-finite values are written "nan", "inf", "-inf" (JSON has no literal for them).
+    std::vector<double> data;
+    for (const auto& x : j["data"]) {
+        if (!x.is_string()) {
+            data.push_back(x.get<double>());
+            continue;
+        }
+        const std::string t = x.get<std::string>();
+        if (t == "nan") data.push_back(std::numeric_limits<double>::quiet_NaN());
+        else if (t == "inf" || t == "-inf") data.push_back(t == "inf" ? std::numeric_limits<double>::infinity()
+                                                                       : -std::numeric_limits<double>::infinity());
+        else throw std::runtime_error("tests/data/linalg_reference.json: bad number '" + t + "'");
+    }
+    return NDArray::fromVector(d, s, data);
 }
 
 /// A case of tests/data/linalg_reference.json; throws naming it when missing.

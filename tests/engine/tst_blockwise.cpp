@@ -73,7 +73,7 @@ private slots:
         OpPtr solve = makeBlockwise(makeSolve("gen", false, true, 1), "(m,m),(m)->(m)");
         QCOMPARE(str(typesOf(solve, {f64({1, 4, 4}), f64({3, 4})})[0].toString()), "Matrix(float64, shape=(3, 4))");
         QCOMPARE(str(typesOf(solve, {f64({kUnknownDim, 4, 4}), f64({3, 4})})[0].toString()), "Matrix(float64, shape=(?, 4))");
-        QCOMPARE(str(typesOf(solve, {f64({2, 5, 4, 4}), f64({4})})[0].toString()), "Matrix(float64, shape=(2, 5, 4))");
+        QCOMPARE(str(typesOf(solve, {f64({2, 5, 4, 4}), f64({4})})[0].toString()), "Tensor3(float64, shape=(2, 5, 4))");
         QVERIFY(errorOf([&] { typesOf(solve, {f64({2, 4, 4}), f64({3, 4})}); }).find("incompatible batch shapes") != std::string::npos);
         QVERIFY(errorOf([&] { typesOf(solve, {f64({4, 4}), f64({5})}); }).find("core dim m") != std::string::npos);
         QVERIFY(errorOf([&] { typesOf(inv, {f64({4})}); }).find("fewer dims than its core signature") != std::string::npos);

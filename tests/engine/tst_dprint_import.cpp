@@ -251,18 +251,27 @@ private slots:
 
     // ---------------------------------------------------------------- opaque
     void unknownOpIsOpaque() {
-        const std::string text = "Gemv{inplace} [id A] <Vector(float64, shape=(3,))> d={0: [0]}\n"
+        const std::string text = "Mystery{inplace} [id A] <Vector(float64, shape=(3,))> d={0: [0]}\n"
                                  " \u251c\u2500 y [id B] <Vector(float64, shape=(3,))>\n"
                                  " \u2514\u2500 Exp [id C] <Vector(float64, shape=(3,))>\n"
                                  "    \u2514\u2500 x [id D] <Vector(float64, shape=(3,))>\n";
         DPrintImport imp = importDprint(text);
         QCOMPARE(QString::fromStdString(printBack(imp)), QString::fromStdString(text));
-        const Node* gemv = imp.graph->output(0)->owner();
-        QVERIFY(dynamic_cast<const OpaqueOp*>(&gemv->op()));
-        QCOMPARE(gemv->op().destroyMap(), (AliasMap{{0, {0}}}));
-        QVERIFY(joinNotes(imp).find("line 1: [id A] Gemv{inplace}: imported as an opaque node") != std::string::npos);
+        const Node* mystery = imp.graph->output(0)->owner();
+        QVERIFY(dynamic_cast<const OpaqueOp*>(&mystery->op()));
+        QCOMPARE(mystery->op().destroyMap(), (AliasMap{{0, {0}}}));
+        QVERIFY(joinNotes(imp).find("line 1: [id A] Mystery{inplace}: imported as an opaque node") != std::string::npos);
         const NDArray v = vec({1, 2, 3});
         QVERIFY_THROWS_EXCEPTION(ExecError, runGraph(*imp.graph, std::vector<NDArray>{v, v}));
+        // A known op with the wrong inputs is an error naming the line, not an opaque node.
+        std::string gemvText = text;
+        gemvText.replace(0, std::string("Mystery").size(), "Gemv");
+        try {
+            importDprint(gemvText);
+            QFAIL("Gemv with two inputs imported");
+        } catch (const FormatError& e) {
+            QVERIFY2(std::string(e.what()).find("line 1: Gemv{inplace} [id A]: Gemv takes 5 input(s), got 2") != std::string::npos, e.what());
+        }
     }
 
     void elidedConstantIsOpaque() {
