@@ -55,19 +55,19 @@ GRAPH_OP_ATTRS = {"AllocDiag": ("axis1", "axis2", "offset"), "Einsum": ("subscri
                   "Pad": ("pad_mode", "reflect_type"), "OpFromGraph": ("name",)}
 
 _TOOLS = os.path.dirname(os.path.abspath(__file__))
-_DEFS = os.path.join(os.path.dirname(_TOOLS), "engine", "ops")
+_ENGINE = os.path.join(os.path.dirname(_TOOLS), "engine")
 _known = None
 
 
 def tensorlens_names():
     """(op kinds, scalar op keys) of the tensorlens checkout beside this file
-    (engine/ops/OpKinds.def, ScalarOps.def), or None where there is none."""
+    (engine/ir/OpKinds.def, engine/ops/ScalarOps.def), or None where there is none."""
     global _known
     if _known is None:
         try:
-            with open(os.path.join(_DEFS, "OpKinds.def")) as f:
+            with open(os.path.join(_ENGINE, "ir", "OpKinds.def")) as f:
                 kinds = set(re.findall(r'^TL_OP_KIND\(\w+,\s*"([^"]+)"\)', f.read(), re.M))
-            with open(os.path.join(_DEFS, "ScalarOps.def")) as f:
+            with open(os.path.join(_ENGINE, "ops", "ScalarOps.def")) as f:
                 scalars = set(re.findall(r'^TL_SCALAR_OP\(\w+,\s*"([^"]+)"', f.read(), re.M))
             _known = (kinds, scalars)
         except OSError:
