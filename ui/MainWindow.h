@@ -17,6 +17,7 @@ class QToolButton;
 
 namespace tl {
 
+class CompareWindow;
 class DPrintPane;
 class GraphCanvas;
 class InspectorPane;
@@ -39,6 +40,10 @@ public:
     const QString& lastError() const { return m_lastError; }
     /// Rewrite plain graphs with the FAST_RUN pipeline as they are opened (default on).
     void setRewriteOnOpen(bool on) { m_rewriteOnOpen = on; }
+    /// "Compare with tensorlens": the open PyTensor trace (or a chosen PyTensor trace,
+    /// compiled graph or listing) beside tensorlens's pipeline, in a window of its own
+    /// (ui/compare/CompareWindow.h); returns it, or null when nothing was chosen.
+    CompareWindow* compareWithTensorlens(const QString& path = {});
 
 public slots:
     /// Opens a JSON graph / trace (or dprint text). On error shows a dialog naming the
@@ -129,6 +134,7 @@ public:
     QAction* actRun = nullptr;
     QAction* actVerify = nullptr;
     QAction* actExclude = nullptr;
+    QAction* actCompare = nullptr;
     QAction* actShortcuts = nullptr;
     QAction* actAbout = nullptr;
 };
