@@ -99,8 +99,10 @@ std::vector<MissedRewrite> missedRewrites(const Trace& trace, RewriteOptions::Bu
                 break;
             }
         m.pytensorWhy = pytensorReason(step, AttributeChange{}, mode);
-        // Cleanup passes after a real change follow from it; before any, they are real.
-        m.consequence = followOn && headlineSeen;
+        // Cleanup passes after a real change follow from it; before any, they are real,
+        // unless they change no node: readers moved to an equal constant (PyTensor keeps
+        // duplicate constants that its last merge never saw) change nothing that runs.
+        m.consequence = (followOn && headlineSeen) || (created.empty() && erased.empty());
         out.push_back(std::move(m));
     }
     return out;
