@@ -25,6 +25,8 @@ them by name.
 
 Command line:  python3 pytensor_export.py MODULE.py -o OUT.json [--trace T.json] [--opaque-unknown]
                (MODULE.py defines `outputs` (a list of variables) or `graph`)
+               python3 pytensor_export.py MODULE.py --missed [--markdown | --json] [-o REPORT]
+               (records `inputs` -> `outputs` and runs `tensorlens missed` on the trace)
 """
 
 import json
@@ -97,11 +99,22 @@ def main(argv):
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("module", help="a Python file defining `outputs` (list of variables) or `graph`")
-    ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("-o", "--output", help="the graph (with --missed: the report; default standard output)")
     ap.add_argument("--trace", help="also record the FAST_RUN rewrites of `inputs` -> `outputs` as a trace")
     ap.add_argument("--opaque-unknown", action="store_true",
                     help="write ops that this tensorlens lacks as Opaque nodes (so that it opens the graph)")
+    ap.add_argument("--missed", action="store_true",
+                    help="record the FAST_RUN rewrites and report what PyTensor missed (`tensorlens missed`)")
+    ap.add_argument("--markdown", action="store_true", help="with --missed: the Markdown report for an issue")
+    ap.add_argument("--json", action="store_true", help="with --missed: the report as JSON")
+    ap.add_argument("--mode", choices=["exact", "pytensor"], help="with --missed: tensorlens's buffer sizing")
+    ap.add_argument("--app", help="with --missed: the tensorlens executable (default: $TENSORLENS, "
+                                  "build/app/tensorlens beside tools/, or tensorlens on PATH)")
     a = ap.parse_args(argv)
+    if a.missed:
+        return _missed(a)
+    if not a.output:
+        ap.error("the following arguments are required: -o/--output")
     ns = runpy.run_path(a.module)
     obj = ns.get("graph", ns.get("outputs"))
     if obj is None:
@@ -115,6 +128,58 @@ def main(argv):
     for n in notes:
         print("note:", n, file=sys.stderr)
     return 0
+
+
+def _tensorlens_app(given):
+    import os
+    import shutil
+    here = os.path.dirname(os.path.abspath(__file__))
+    for candidate in (given, os.environ.get("TENSORLENS"),
+                      os.path.join(os.path.dirname(here), "build", "app", "tensorlens"), shutil.which("tensorlens")):
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    raise SystemExit("pytensor_export.py --missed: no tensorlens executable found; give --app PATH or set TENSORLENS")
+
+
+def _missed(a):
+    """One step from a Python module to the report: PyTensor's trace and `tensorlens missed` on it."""
+    import os
+    import runpy
+    import subprocess
+    import tempfile
+    from pytensor_export_trace import record_rewrites as record, save_trace as save
+
+    ns = runpy.run_path(a.module)
+    if "inputs" not in ns or "outputs" not in ns:
+        raise SystemExit(f"{a.module} must define `inputs` and `outputs` for --missed")
+    app = _tensorlens_app(a.app)
+    notes = []
+    with tempfile.TemporaryDirectory() as tmp:
+        name = os.path.splitext(os.path.basename(a.module))[0]
+        trace = a.trace or os.path.join(tmp, name + ".trace.json")
+        save(record(ns["inputs"], ns["outputs"], notes=notes, opaque_unknown=True), trace)
+        cmd = [app, "missed", trace, "--name", name, "--source", a.module]
+        values = ns.get("values")
+        if values:
+            import numpy as np
+            from pytensor_export_writer import _value_json
+            vals = {v.name: _value_json(np.asarray(values[v.name], dtype=v.type.dtype), v.type.dtype)
+                    for v in ns["inputs"] if v.name in values}
+            path = os.path.join(tmp, "inputs.json")
+            with open(path, "w") as f:
+                json.dump(vals, f)
+            cmd += ["--inputs", path]
+        if a.markdown:
+            cmd.append("--markdown")
+        if a.json:
+            cmd.append("--json")
+        if a.mode:
+            cmd += ["--mode", a.mode]
+        if a.output:
+            cmd += ["-o", a.output]
+        for n in notes:
+            print("note:", n, file=sys.stderr)
+        return subprocess.run(cmd).returncode
 
 
 def record_rewrites(*args, **kwargs):  # re-exported from pytensor_export_trace

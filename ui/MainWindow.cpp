@@ -150,6 +150,7 @@ void MainWindow::createActions() {
         m_run->verifyAllSteps();
     });
     actExclude = make("E&xclude rewrites and re-run\u2026", {QKeySequence("Ctrl+Shift+R")}, "actExclude", [this] { chooseExclusions(); });
+    actCompare = make("&Compare with tensorlens\u2026", {QKeySequence("Ctrl+Shift+M")}, "actCompare", [this] { compareWithTensorlens(); });
     actShortcuts = make("&Keyboard shortcuts", {QKeySequence::HelpContents}, "actShortcuts", [this] { showShortcuts(); });
     actAbout = make("&About tensorlens", {}, "actAbout", [this] {
         QMessageBox::about(this, "About tensorlens",
@@ -189,6 +190,8 @@ void MainWindow::createMenus() {
     QMenu* run = menuBar()->addMenu("&Run");
     run->addAction(actRun);
     run->addAction(actVerify);
+    run->addSeparator();
+    run->addAction(actCompare);  // ui/compare/MainWindowCompare.cpp
 
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction(actShortcuts);

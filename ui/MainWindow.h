@@ -17,6 +17,7 @@ class QToolButton;
 
 namespace tl {
 
+class CompareWindow;
 class DPrintPane;
 class GraphCanvas;
 struct StepChecks;
@@ -48,6 +49,10 @@ public:
     BufferMode bufferMode() const { return m_mode; }
     /// Sets the mode for what is opened next (the command line); see switchBufferMode.
     void setBufferMode(BufferMode mode);
+    /// "Compare with tensorlens": the open PyTensor trace (or a chosen PyTensor trace,
+    /// compiled graph or listing) beside tensorlens's pipeline, in a window of its own
+    /// (ui/compare/CompareWindow.h); returns it, or null when nothing was chosen.
+    CompareWindow* compareWithTensorlens(const QString& path = {});
 
 public slots:
     /// Opens a JSON graph / trace (or dprint text). On error shows a dialog naming the
@@ -159,6 +164,7 @@ public:
     QAction* actCompareStep = nullptr;
     QAction* actCompareOriginal = nullptr;
     QAction* actCompareOff = nullptr;
+    QAction* actCompare = nullptr;
     QAction* actShortcuts = nullptr;
     QAction* actAbout = nullptr;
 };

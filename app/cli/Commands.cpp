@@ -86,6 +86,32 @@ const std::vector<Command>& commands() {
          "Reads the output of pytensor.dprint (any options, Inner graphs included). What had to be\n"
          "inferred or could not be known is reported on stderr.\n",
          &cmdImportDprint},
+        {"missed", "what did PyTensor miss? its compiled graph beside tensorlens's, as a report",
+         "Usage: tensorlens missed PT_TRACE.json [--markdown | --json] [-o OUT] [--mode exact|pytensor]\n"
+         "                         [--exclude NAME]... [--include NAME]... [--inputs IN.json | --seed N]\n"
+         "                         [--no-run] [--source MODULE.py] [--name NAME]\n"
+         "       tensorlens missed COMPILED.json | LISTING.txt [options]\n\n"
+         "PT_TRACE.json is PyTensor's own rewrites recorded by tools/pytensor_export.py (record_rewrites,\n"
+         "or `pytensor_export.py MODULE.py --missed`). tensorlens's pipeline runs on PyTensor's original\n"
+         "graph and on PyTensor's compiled graph; the report compares the two compilers' loops (states,\n"
+         "buffer rows and bytes, scalar ops and exps per step, buffers reused in place) and graphs (nodes,\n"
+         "DeepCopyOps, peak bytes and time of a run on the same inputs, the largest output difference),\n"
+         "and lists every rewrite tensorlens still makes on PyTensor's graph, with its reason and, where\n"
+         "PyTensor's source says why it did not, that too. A compiled graph or a dprint listing pasted\n"
+         "from an issue gives the second half. See docs/missed.md.\n\n"
+         "Options:\n"
+         "  --markdown        a report to paste into a PyTensor issue (dprint before and after, tables)\n"
+         "  --json            everything as JSON (docs/missed.md#json)\n"
+         "  -o, --output FILE where to write it (default: standard output)\n"
+         "  --mode MODE       tensorlens's buffer sizing: exact (default) or pytensor\n"
+         "  --exclude NAME    skip a rewrite, pass or tag in tensorlens's pipeline (repeatable)\n"
+         "  --include NAME    run a rewrite that is off by default (repeatable)\n"
+         "  --inputs FILE     input values by name (as `tensorlens run`); default: seeded random values\n"
+         "  --seed N          seed of the random inputs (default 0)\n"
+         "  --no-run          do not run the graphs (static facts only)\n"
+         "  --source FILE     the program's Python source, shown at the top of the Markdown report\n"
+         "  --name NAME       the program's name in the report (default: the file's stem)\n",
+         &cmdMissed},
     };
     return kCommands;
 }

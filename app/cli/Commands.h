@@ -24,5 +24,6 @@ int cmdTrace(const std::vector<std::string>& args);
 int cmdVerify(const std::vector<std::string>& args);
 int cmdExport(const std::vector<std::string>& args);
 int cmdImportDprint(const std::vector<std::string>& args);
+int cmdMissed(const std::vector<std::string>& args);
 
 } // namespace tl::cli

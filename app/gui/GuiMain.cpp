@@ -1,6 +1,7 @@
 #include "gui/GuiMain.h"
 
 #include "MainWindow.h"
+#include "compare/CompareWindow.h"
 #include "widgets/GraphCanvas.h"
 #include "widgets/GraphView.h"
 
@@ -47,7 +48,8 @@ int runGui(int argc, char** argv) {
     QCommandLineOption mode("mode", "Scan buffer sizing when rewriting: exact (default, the proven-safe minimum) or pytensor "
                                     "(as PyTensor's C backend). B switches in the window.",
                             "MODE");
-    for (const QCommandLineOption& o : {example, step, select, screenshot, size, mode}) parser.addOption(o);
+    QCommandLineOption compare("compare", "Compare a PyTensor trace, compiled graph or listing with tensorlens (docs/missed.md).", "FILE");
+    for (const QCommandLineOption& o : {example, step, select, screenshot, size, mode, compare}) parser.addOption(o);
     parser.process(app);
 
     MainWindow window;
@@ -71,6 +73,30 @@ int runGui(int argc, char** argv) {
         window.resize(w, h);
     }
     window.show();
+    if (parser.isSet(compare)) {
+        // The comparison window stands alone; --screenshot pictures it once both sides are drawn.
+        QTimer::singleShot(0, &window, [&] {
+            CompareWindow* cw = window.compareWithTensorlens(parser.value(compare));
+            if (!cw) {
+                QApplication::exit(1);
+                return;
+            }
+            if (parser.isSet(size)) cw->resize(window.size());
+            if (!parser.isSet(screenshot)) return;
+            QObject::connect(cw, &CompareWindow::failed, cw, [](const QString& m) {
+                std::cerr << "tensorlens: " << m.toStdString() << "\n";
+                QApplication::exit(1);
+            });
+            QObject::connect(cw, &CompareWindow::ready, cw, [&, cw] {
+                QTimer::singleShot(600, cw, [&, cw] {
+                    const bool saved = cw->grab().save(parser.value(screenshot));
+                    if (!saved) std::cerr << "tensorlens: cannot write " << parser.value(screenshot).toStdString() << "\n";
+                    QApplication::exit(saved ? 0 : 1);
+                });
+            });
+        });
+        return app.exec();
+    }
     // Open after the event loop starts, so the window is up while a big file loads.
     QTimer::singleShot(0, &window, [&] {
         bool ok = true;

@@ -52,7 +52,7 @@ void Builder::run() {
                 differ += (differ.empty() ? "" : ", ") + std::to_string(it->second) + " -> " + std::to_string(i);
         }
         if (!differ.empty())
-            note(m_l.occs.front().line, "the printed topological indices differ from PyTensor 2.34's order for this graph (" +
+            note(m_l.occs.front().line, "the printed topological indices differ from PyTensor's order for this graph (" +
                                             differ + "); DPrintImport::topoIndex keeps the printed ones");
     }
 }

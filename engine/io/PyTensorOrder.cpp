@@ -79,10 +79,12 @@ Orderings destroyOrderings(const Graph& g) {
 }
 
 // pytensor.graph.traversal.toposort: the stack-based order used without orderings.
-std::vector<const Node*> plainToposort(const Graph& g) {
+// `firstOutputFirst`: the older io_toposort, whose stack held the outputs reversed.
+std::vector<const Node*> plainToposort(const Graph& g, bool firstOutputFirst) {
     std::vector<const Node*> order;
     std::unordered_set<const Variable*> computed;
     std::vector<const Variable*> todo(g.outputs().begin(), g.outputs().end());
+    if (firstOutputFirst) std::reverse(todo.begin(), todo.end());
     while (!todo.empty()) {
         const Variable* cur = todo.back();
         todo.pop_back();
@@ -159,9 +161,16 @@ std::vector<const Node*> walkToposort(const Graph& g, const Orderings& orderings
 
 } // namespace
 
-std::vector<const Node*> pytensorToposort(const Graph& g) {
+PyTensorToposortRule pytensorToposortRuleFor(const Graph& g) {
+    for (const Node* n : g.nodes())
+        if (n->op().kind() == OpKind::Unbroadcast) return PyTensorToposortRule::Before;
+    return PyTensorToposortRule::Current;
+}
+
+std::vector<const Node*> pytensorToposort(const Graph& g, PyTensorToposortRule rule) {
+    if (rule == PyTensorToposortRule::Auto) rule = pytensorToposortRuleFor(g);
     Orderings orderings = destroyOrderings(g);
-    if (orderings.empty()) return plainToposort(g);
+    if (orderings.empty()) return plainToposort(g, rule == PyTensorToposortRule::Before);
     return walkToposort(g, orderings);
 }
 

@@ -119,8 +119,9 @@ OutputReads analyseReads(const Variable& out, int64_t length, int64_t maxFromEnd
     struct Item {
         const Variable* v;
         Rows rows;
+        bool stopGiven = false;  // some slice of the chain so far has a stop
     };
-    std::vector<Item> stack{{&out, Rows{0, whileLoop ? 0 : length, 1}}};
+    std::vector<Item> stack{{&out, Rows{0, whileLoop ? 0 : length, 1}, false}};
     while (!stack.empty()) {
         Item it = stack.back();
         stack.pop_back();
@@ -136,7 +137,7 @@ OutputReads analyseReads(const Variable& out, int64_t length, int64_t maxFromEnd
                 if (link) {
                     if (e->stop || step != 1 || e->start.value_or(0) < 0)
                         return whole(c.node->label() + " does not count from the end of a while loop's trace");
-                    stack.push_back({c.node->output(0), Rows{it.rows.first + e->start.value_or(0), 0, 1}});
+                    stack.push_back({c.node->output(0), Rows{it.rows.first + e->start.value_or(0), 0, 1}, false});
                     continue;
                 }
                 int64_t j = 0;
@@ -157,12 +158,13 @@ OutputReads analyseReads(const Variable& out, int64_t length, int64_t maxFromEnd
                 auto [a, n] = sliceIndices(*e, in.count, step);
                 sel = {in.first + a * in.step, n, in.step * step};
             }
+            const bool stopGiven = it.stopGiven || (!e->isIndex && e->stop.has_value());
             if (link) {
-                stack.push_back({c.node->output(0), sel});
+                stack.push_back({c.node->output(0), sel, stopGiven});
                 continue;
             }
             if (sel.count == 0) return whole(c.node->label() + " reads no rows");
-            r.reads.push_back({c.node, e->isIndex, false, sel.first, sel.count, sel.step});
+            r.reads.push_back({c.node, e->isIndex, false, sel.first, sel.count, sel.step, !e->isIndex && !stopGiven});
         }
     }
     return r;

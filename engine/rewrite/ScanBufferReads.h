@@ -19,6 +19,9 @@ struct BufferRead {
     bool isIndex = false;      // its axis-0 entry is an integer index (drops the axis)
     bool fromEnd = false;      // rows counted from the end (first = -j): while loops
     int64_t first = 0, count = 0, step = 1;
+    /// A slice read whose rows run to the end of the trace as written (no slice of the
+    /// chain gives a stop): PyTensor then never runs the loop for fewer steps.
+    bool openStop = false;
     /// One past the last row read (for loops).
     int64_t stop() const { return first + (count - 1) * step + 1; }
 };

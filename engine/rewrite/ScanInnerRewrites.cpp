@@ -4,6 +4,8 @@
 // body; the loop's outer inputs and outputs stay as they were.
 //   Scan{body: Exp(x) - 5, Exp(x) * dx}  ->  Scan{body: Composite{...}(x, dx)}
 #include "ir/Fingerprint.h"
+#include "ops/Elemwise.h"
+#include "ops/IncSubtensor.h"
 #include "ops/ScanOp.h"
 #include "rewrite/Pipeline.h"
 #include "rewrite/Rewrites.h"
@@ -17,6 +19,27 @@ namespace tl {
 namespace {
 
 constexpr std::string_view kName = "scan_inner_rewrites";
+
+// The op without its destroy map, or null for an op that has no such form.
+OpPtr withoutDestroyMap(const Op& op) {
+    if (const auto* e = dynamic_cast<const Elemwise*>(&op)) return e->withInplace({});
+    if (const auto* inc = dynamic_cast<const IncSubtensorOp*>(&op))
+        return makeIncSubtensor(inc->entries(), inc->setInsteadOfInc(), false);
+    if (const auto* scan = dynamic_cast<const ScanOp*>(&op)) return scan->withInplace({});
+    return nullptr;
+}
+
+// PyTensor compiles a step with inplace ops, some of them overwriting the step's own
+// inputs (the taps of a gradient's mit_mot states). tensorlens's step graphs never
+// destroy (its pipeline makes only the outer graph inplace, and the executor copies
+// where a step graph does), so the step is rewritten as the same ops without their
+// destroy maps; when nothing else changes, the loop keeps the step it had.
+void dropDestroyers(Graph& body) {
+    Rewriter rw(body);
+    for (Node* n : body.toposort())
+        if (!n->op().destroyMap().empty())
+            if (OpPtr plain = withoutDestroyMap(n->op())) rw.setOp(n, std::move(plain));
+}
 
 class ScanInnerRewrites final : public GraphPass {
 public:
@@ -53,6 +76,7 @@ public:
             const auto* scan = dynamic_cast<const ScanOp*>(&n->op());
             if (!scan) continue;
             std::unique_ptr<Graph> body = scan->inner()->clone();
+            dropDestroyers(*body);
             const uint64_t before = fingerprint(*body);
             // What PyTensor lets the step overwrite: its updated mit_mot taps.
             inner.mutableInputs = scanMutableInnerInputs(scan->info());

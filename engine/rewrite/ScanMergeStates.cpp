@@ -11,8 +11,11 @@
 // is left are groups of states whose sequences agree at every step (induction
 // over the steps: equal before the step, equal after). nit_sot outputs join in
 // for free: equal numbers and equal row counts make equal traces.
+#include "ops/DimShuffle.h"
 #include "ops/IncSubtensor.h"
 #include "ops/ScanOp.h"
+#include "ops/Subtensor.h"
+#include "rewrite/OpenComposites.h"
 #include "rewrite/Rewrites.h"
 #include "rewrite/ScanRebuild.h"
 #include "analysis/ValueNumbering.h"
@@ -24,24 +27,97 @@ namespace tl {
 
 namespace {
 
-struct MergeStatesMatch : RewriteMatch {
-    std::vector<std::pair<int, int>> states;  // (dropped, kept) traced states
-    std::vector<std::pair<int, int>> nitSots;  // (dropped, kept)
+struct StatePair {
+    int dropped = 0, kept = 0;
+    int64_t skipRows = 0;  // readers of the dropped output read the kept one from this row on
+    std::string why;       // what made the buffers' difference harmless, for the trace
 };
 
-// What makes two traced states' initial buffers equal: the same value, or (looking
-// through the default construction) equal initial rows and equal lengths; the rows
-// after the initial ones are written by the loop before anything reads them.
-using InitKey = std::tuple<int, uint64_t, int64_t, uint64_t>;
+struct MergeStatesMatch : RewriteMatch {
+    std::vector<StatePair> states;
+    std::vector<std::pair<int, int>> nitSots;  // (dropped, kept)
+    std::shared_ptr<const Graph> openedStep;   // the step with its Composites opened, when that was needed
+};
+
+// What a value is underneath copies and wrappers that keep its elements: PyTensor
+// wraps initial values in SpecifyShape and Unbroadcast, copies a buffer two inplace
+// states share (DeepCopyOp), and trims a buffer with a prefix slice.
+const Variable* throughValueWrappers(const Variable* v) {
+    for (int guard = 0; guard < 64 && v->owner(); ++guard) {
+        const Node& n = *v->owner();
+        const OpKind k = n.op().kind();
+        if (k == OpKind::SpecifyShape || k == OpKind::Unbroadcast || k == OpKind::DeepCopy) v = n.input(0);
+        else break;
+    }
+    return v;
+}
+
+// A buffer's initial rows, through a prefix slice buffer[:k] (k >= initRows) and a DeepCopyOp.
+Variable* throughPrefix(Variable* buffer, int64_t initRows) {
+    for (int guard = 0; guard < 64 && buffer->owner(); ++guard) {
+        Node& n = *buffer->owner();
+        if (n.op().kind() == OpKind::DeepCopy) {
+            buffer = n.input(0);
+            continue;
+        }
+        if (n.op().kind() != OpKind::Subtensor) break;
+        const auto& e = static_cast<const SubtensorOp&>(n.op()).entries();
+        if (e.size() != 1 || e[0].kind != IndexEntry::Kind::Slice || e[0].hasStart || !e[0].hasStop || e[0].hasStep) break;
+        const auto stop = constantInt(n.input(1));
+        if (!stop || *stop < initRows) break;
+        buffer = n.input(0);
+    }
+    return buffer;
+}
+
+// What makes two traced states' initial buffers equal: equal initial rows (looking
+// through the default construction, and through what PyTensor wraps the rows in:
+// SpecifyShape, Unbroadcast, an ExpandDims that the row assignment broadcasts away),
+// or the same buffer. Buffer lengths are not part of it: the rows after the initial
+// ones are written by the loop before anything reads them, and how many of them a
+// buffer keeps is scan_save_mem's business (see the length check in match()).
+using InitKey = std::tuple<int, uint64_t, int64_t>;
 
 InitKey initKey(ValueNumbering& outer, Variable* buffer, int initRows) {
-    if (auto d = defaultBuffer(buffer); d && d->stop == initRows) {
-        const int64_t len = buffer->type().shape.empty() ? kUnknownDim : buffer->type().shape[0];
-        const uint64_t lenKey = len != kUnknownDim ? static_cast<uint64_t>(len) : outer.number(d->length());
-        return {len != kUnknownDim ? 1 : 2, outer.number(d->init), d->stop, lenKey};
+    Variable* base = throughPrefix(buffer, initRows);
+    if (auto d = defaultBuffer(base); d && d->stop == initRows) {
+        const Variable* init = throughValueWrappers(d->init);
+        while (init->owner() && init->owner()->op().kind() == OpKind::DimShuffle) {
+            const auto& ds = static_cast<const DimShuffleOp&>(init->owner()->op());
+            if (!ds.isExpandDims() || ds.augmented() != std::vector<int>{0}) break;
+            init = throughValueWrappers(init->owner()->input(0));
+        }
+        return {1, outer.number(init), d->stop};
     }
-    return {0, outer.number(buffer), 0, 0};
+    return {0, outer.number(throughValueWrappers(base)), 0};
 }
+
+// Rows of a traced state's buffer: a static length, or the number of a symbolic one.
+struct BufferLength {
+    bool known = false;
+    int64_t rows = 0;
+    uint64_t symbol = 0;
+    bool operator==(const BufferLength& o) const { return known == o.known && (known ? rows == o.rows : symbol == o.symbol); }
+};
+
+BufferLength bufferLength(ValueNumbering& outer, Variable* buffer) {
+    const auto& shape = buffer->type().shape;
+    if (!shape.empty() && shape[0] != kUnknownDim) return {true, shape[0], 0};
+    if (auto d = defaultBuffer(buffer)) return {false, 0, outer.number(d->length())};
+    return {false, 0, outer.number(buffer)};
+}
+
+// Read outside the loop: a graph output, or a node whose result is used.
+bool isRead(const Variable& out) {
+    for (const Client& c : out.clients()) {
+        if (c.isGraphOutput()) return true;
+        for (const Variable* o : c.node->outputs())
+            if (!o->clients().empty()) return true;
+    }
+    return false;
+}
+
+std::string rowsText(const BufferLength& l) { return l.known ? std::to_string(l.rows) + " row(s)" : "a symbolic number of rows"; }
 
 class ScanMergeStates final : public NodeRewrite {
 public:
@@ -49,10 +125,9 @@ public:
     std::vector<std::string> tags() const override { return {"fast_run", "scan"}; }
     std::vector<OpKind> rootKinds() const override { return {OpKind::Scan}; }
 
-    MatchResult match(const Node& node, const RewriteOptions&) const override {
+    MatchResult match(const Node& node, const RewriteOptions& options) const override {
         const auto& op = static_cast<const ScanOp&>(node.op());
         const ScanInfo& I = op.info();
-        const Graph& inner = *op.inner();
         const int T = I.nTracedStates();
         const int N = I.nNitSot;
         if (T - I.nMitMot() + N < 2) return MatchResult::fail("fewer than two mit_sot/sit_sot/nit_sot outputs");
@@ -61,10 +136,12 @@ public:
         // The outer graph is numbered only for items whose layout another item shares.
         ValueNumbering outer;
         std::vector<int> cls(T + N, -1);
+        std::shared_ptr<const Graph> opened;
         {
             using Layout = std::tuple<int, std::vector<int>, std::string>;
             std::vector<Layout> layout(T + N);
             std::map<Layout, int> layoutCount;
+            const Graph& inner = *op.inner();
             for (int item = I.nMitMot(); item < T + N; ++item) {
                 if (item < T) {
                     std::string types;
@@ -80,10 +157,10 @@ public:
             }
             std::map<std::pair<Layout, InitKey>, int> groups;
             for (int item = I.nMitMot(); item < T + N; ++item) {
-                InitKey init{4, static_cast<uint64_t>(item), 0, 0};  // alone: a group of its own
+                InitKey init{4, static_cast<uint64_t>(item), 0};  // alone: a group of its own
                 if (layoutCount[layout[item]] > 1)
                     init = item < T ? initKey(outer, node.input(I.outerInMitMot() + item), I.initRows(item))
-                                    : InitKey{3, outer.number(node.input(I.outerInNitSot() + (item - T))), 0, 0};
+                                    : InitKey{3, outer.number(node.input(I.outerInNitSot() + (item - T))), 0};
                 cls[item] = groups.emplace(std::make_pair(layout[item], init), static_cast<int>(groups.size())).first->second;
             }
         }
@@ -96,7 +173,12 @@ public:
             return std::make_pair(static_cast<int>(sizes.size()), n);
         };
         if (numClasses().second == 0)
-            return MatchResult::fail("no two states have equal taps, types, initial values and buffer lengths");
+            return MatchResult::fail("no two states have equal taps, types and initial values");
+
+        // The step as elementwise work: a value computed inside two fused Composites
+        // (PyTensor's compiled steps) is then one value to the numbering below.
+        opened = openComposites(*op.inner());
+        const Graph& inner = opened ? *opened : *op.inner();
 
         // Sequences and non_sequences: equal outer values are equal inner values at every step.
         std::vector<std::pair<int, uint64_t>> sharedInputs;
@@ -134,16 +216,59 @@ public:
             if (numClasses().first == before) break;
         }
 
+        // 3. Within each class of states, the survivor: a state read outside the loop, the
+        // one with the longest buffer. Another member's buffer may differ in length when
+        // nothing outside reads it, or when both hold the latest rows of a for loop with a
+        // known number of steps (the shorter is then the longer one's last rows).
         auto m = std::make_unique<MergeStatesMatch>();
-        std::map<int, int> first;
-        for (int item = I.nMitMot(); item < T + N; ++item) {
-            auto [it, fresh] = first.emplace(cls[item], item);
-            if (fresh) continue;
-            if (item < T) m->states.push_back({item, it->second});
-            else m->nitSots.push_back({item - T, it->second - T});
+        std::map<int, std::vector<int>> members;
+        for (int item = I.nMitMot(); item < T + N; ++item) members[cls[item]].push_back(item);
+        const auto steps = constantInt(node.input(0));
+        std::string lengthsDiffer;
+        for (auto& [c, items] : members) {
+            if (items.size() < 2) continue;
+            if (items[0] >= T) {
+                for (size_t k = 1; k < items.size(); ++k) m->nitSots.push_back({items[k] - T, items[0] - T});
+                continue;
+            }
+            std::vector<BufferLength> len;
+            std::vector<bool> read;
+            for (int s : items) {
+                len.push_back(bufferLength(outer, node.input(I.outerInMitMot() + s)));
+                read.push_back(isRead(*node.output(s)));
+            }
+            size_t keep = 0;
+            for (size_t k = 1; k < items.size(); ++k) {
+                auto rank = [&](size_t j) { return std::make_tuple(read[j] ? 1 : 0, len[j].known ? len[j].rows : 0); };
+                if (rank(k) > rank(keep)) keep = k;
+            }
+            for (size_t k = 0; k < items.size(); ++k) {
+                if (k == keep) continue;
+                StatePair p{items[k], items[keep], 0, {}};
+                const std::string names = scanStateName(I, items[k]) + " and " + scanStateName(I, items[keep]);
+                if (len[k] == len[keep]) {
+                    // Equal buffers: the dropped state's readers read the kept one as it is.
+                } else if (!read[k]) {
+                    p.why = "; its buffer (" + rowsText(len[k]) + ") is not read outside the loop";
+                } else if (!I.asWhile && steps && len[k].known && len[keep].known && len[k].rows < len[keep].rows &&
+                           len[keep].rows <= *steps + I.initRows(items[k])) {
+                    p.skipRows = len[keep].rows - len[k].rows;
+                    p.why = "; its " + std::to_string(len[k].rows) + "-row buffer is the last rows of " +
+                            scanStateName(I, items[keep]) + "'s " + std::to_string(len[keep].rows);
+                } else {
+                    lengthsDiffer = names + " compute the same sequence, but their buffers keep " + rowsText(len[k]) +
+                                    " and " + rowsText(len[keep]) + " and both are read";
+                    continue;
+                }
+                m->states.push_back(std::move(p));
+            }
         }
-        if (m->states.empty() && m->nitSots.empty())
+        if (m->states.empty() && m->nitSots.empty()) {
+            if (!lengthsDiffer.empty()) return MatchResult::fail(options, [&] { return lengthsDiffer; });
             return MatchResult::fail("states with equal initial values have different updates");
+        }
+        // The rebuilt step comes from the opened one only where that is what made states equal.
+        if (opened) m->openedStep = std::move(opened);
         return MatchResult::ok(std::move(m));
     }
 
@@ -155,34 +280,50 @@ public:
         plan.keepState.assign(I.nTracedStates(), true);
         plan.keepNitSot.assign(I.nNitSot, true);
         plan.dedupInner = true;
-        for (auto [drop, keep] : m.states) {
-            plan.keepState[drop] = false;
-            const int nTaps = static_cast<int>(I.stateTaps(drop).size());
-            for (int k = 0; k < nTaps; ++k) plan.innerInputAlias[I.innerInTap(drop, k)] = I.innerInTap(keep, k);
+        plan.step = m.openedStep;
+        for (const StatePair& p : m.states) {
+            plan.keepState[p.dropped] = false;
+            const int nTaps = static_cast<int>(I.stateTaps(p.dropped).size());
+            for (int k = 0; k < nTaps; ++k) plan.innerInputAlias[I.innerInTap(p.dropped, k)] = I.innerInTap(p.kept, k);
         }
         for (auto [drop, keep] : m.nitSots) plan.keepNitSot[drop] = false;
 
         std::vector<Variable*> oldOuts(node.outputs().begin(), node.outputs().end());
         std::vector<int> source(oldOuts.size());
+        std::vector<int64_t> skip(oldOuts.size(), 0);
         for (size_t o = 0; o < oldOuts.size(); ++o) source[o] = static_cast<int>(o);
-        for (auto [drop, keep] : m.states) source[drop] = keep;
+        for (const StatePair& p : m.states) {
+            source[p.dropped] = p.kept;
+            skip[p.dropped] = p.skipRows;
+        }
         for (auto [drop, keep] : m.nitSots) source[I.outerOutNitSot() + drop] = I.outerOutNitSot() + keep;
         const NodeId oldId = node.id();
 
         ScanRebuildResult r = rebuildScan(rewriter, node, plan);
         std::vector<Variable*> newOuts(r.node->outputs().begin(), r.node->outputs().end());
-        for (auto [drop, keep] : m.states)
-            rewriter.attribute(r.node->id(), "merged_state", scanStateName(I, drop), scanStateName(I, keep),
-                               "equal initial values; equal updates when the merged states are assumed equal (node " +
-                                   std::to_string(oldId) + ")");
+        const std::string opened = m.openedStep ? "; the step's Composites were opened, so each value is computed once" : "";
+        for (const StatePair& p : m.states)
+            rewriter.attribute(r.node->id(), "merged_state", scanStateName(I, p.dropped), scanStateName(I, p.kept),
+                               scanStateName(I, p.dropped) + " computes the same sequence as " + scanStateName(I, p.kept) +
+                                   " (equal initial values, equal updates under the assumption that the states are equal" +
+                                   p.why + opened + "; node " + std::to_string(oldId) + ")");
         for (auto [drop, keep] : m.nitSots)
             rewriter.attribute(r.node->id(), "merged_state", scanNitSotName(drop), scanNitSotName(keep),
-                               "equal outputs when the merged states are assumed equal, equal row counts");
+                               scanNitSotName(drop) + " computes the same rows as " + scanNitSotName(keep) +
+                                   " (equal outputs under the assumption that the merged states are equal, equal row counts)");
         // Rewire last: replacing the final used output erases the old node (and `node`).
         std::vector<char> used(oldOuts.size());
         for (size_t o = 0; o < oldOuts.size(); ++o) used[o] = !oldOuts[o]->clients().empty();
-        for (size_t o = 0; o < oldOuts.size(); ++o)
-            if (used[o]) rewriter.replace(oldOuts[o], newOuts[r.outputMap[source[o]]]);
+        for (size_t o = 0; o < oldOuts.size(); ++o) {
+            if (!used[o]) continue;
+            Variable* now = newOuts[r.outputMap[source[o]]];
+            if (skip[o] > 0) {
+                Variable* from = rewriter.constant(NDArray::scalar(DType::Int64, static_cast<double>(skip[o])),
+                                                   Type::scalar(DType::Int64));
+                now = rewriter.create(makeSubtensor({{IndexEntry::Kind::Slice, true, false, false}}), {now, from})->output(0);
+            }
+            rewriter.replace(oldOuts[o], now);
+        }
     }
 };
 

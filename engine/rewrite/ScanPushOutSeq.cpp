@@ -3,6 +3,8 @@
 //   scan(h' = h*0.5 + exp(x_t)*2, xs) -> e = exp(xs)*2; scan(h' = h*0.5 + e_t, e)
 // A nit_sot that is only such work becomes the outer value itself (no loop left).
 #include "ops/ScanOp.h"
+#include "ops/Subtensor.h"
+#include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/RewriteBase.h"
 #include "rewrite/Rewrites.h"
 #include "rewrite/ScanPushOut.h"
@@ -13,6 +15,36 @@
 namespace tl {
 
 namespace {
+
+// `v` under the conversions between 0-d tensors and scalars (and integer casts) that
+// scan() puts around n_steps when it slices a sequence.
+const Variable* throughIntConversions(const Variable* v) {
+    for (int guard = 0; guard < 16 && v->owner(); ++guard) {
+        const Node& n = *v->owner();
+        const OpKind k = n.op().kind();
+        const bool cast = k == OpKind::Elemwise && rw::plainElemwiseCode(n) == ScalarOpCode::Cast;
+        if (k == OpKind::ScalarFromTensor || k == OpKind::TensorFromScalar || cast) v = n.input(0);
+        else break;
+    }
+    return v;
+}
+
+// Whether a sequence has exactly n_steps rows whenever the loop can run: its static
+// rows are the constant n_steps, or it is x[:n_steps], which scan() builds for every
+// sequence (a loop needs at least n_steps rows of x, so x[:n_steps] has n_steps).
+bool rowsAreSteps(const Variable* seq, const Variable* nSteps) {
+    const auto n = constantInt(nSteps);
+    const int64_t rows = seq->type().shape.at(0);
+    if (n && rows == *n) return true;
+    const Node* sub = seq->owner();
+    if (!sub || sub->op().kind() != OpKind::Subtensor) return false;
+    const auto& e = static_cast<const SubtensorOp&>(sub->op()).entries();
+    if (e.size() != 1 || e[0].kind != IndexEntry::Kind::Slice || e[0].hasStart || !e[0].hasStop || e[0].hasStep) return false;
+    const Variable* stop = throughIntConversions(sub->input(1));
+    if (stop == throughIntConversions(nSteps)) return true;
+    const auto k = constantInt(stop);
+    return n && k && *k == *n;
+}
 
 struct PushSeqMatch : RewriteMatch {
     std::vector<const Variable*> frontier;  // step values computed per row that the loop still needs
@@ -30,11 +62,9 @@ public:
         if (info.nSeqs == 0) return MatchResult::fail("no sequences");
         // Every sequence must have exactly n_steps rows, or whole-sequence work would
         // broadcast sequences of different lengths (or compute rows the loop never reads).
-        auto nSteps = constantInt(node.input(0));
-        for (int i = 0; i < info.nSeqs; ++i) {
-            const int64_t rows = node.input(info.outerInSeqs() + i)->type().shape.at(0);
-            if (!nSteps || rows != *nSteps) return MatchResult::fail("sequence rows are not known to equal n_steps");
-        }
+        for (int i = 0; i < info.nSeqs; ++i)
+            if (!rowsAreSteps(node.input(info.outerInSeqs() + i), node.input(0)))
+                return MatchResult::fail("sequence rows are not known to equal n_steps");
         auto cls = classifyStep(scan, true);
         const Graph& g = *scan.inner();
         std::unordered_set<const Variable*> needed;

@@ -169,7 +169,7 @@ ScanRebuildResult rebuildScan(Rewriter& rewriter, const Node& scan, const ScanRe
     }
     for (auto [from, to] : plan.innerInputAlias) keepIn[from] = false;
 
-    auto inner = rebuildInnerGraph(*op.inner(), keepIn, keepOut, plan.innerInputAlias, plan.innerOutputAlias,
+    auto inner = rebuildInnerGraph(plan.step ? *plan.step : *op.inner(), keepIn, keepOut, plan.innerInputAlias, plan.innerOutputAlias,
                                    plan.dedupInner);
 
     std::vector<Variable*> outer;

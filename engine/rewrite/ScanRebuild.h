@@ -29,6 +29,9 @@ struct ScanRebuildPlan {
     std::optional<std::vector<bool>> reuseProvenSafe;
     /// Merge equal computations while copying the step (after states were identified).
     bool dedupInner = false;
+    /// The step to copy instead of the loop's own: the same inputs and outputs computed
+    /// otherwise (its Composites opened, rewrite/OpenComposites.h). Null: the loop's step.
+    std::shared_ptr<const Graph> step;
 };
 
 struct ScanRebuildResult {

@@ -56,7 +56,6 @@ public:
         const auto& op = static_cast<const ScanOp&>(node.op());
         const ScanInfo& I = op.info();
         const int T = I.nTracedStates();
-        if (I.nMitMot() > 0) return MatchResult::fail("loops with mit_mot states are left alone");
         const auto steps = constantInt(node.input(0));
         if (!steps) return matchSymbolicSaveMem(node, options);
         if (*steps < 1) return MatchResult::fail("n_steps is a constant below 1");
@@ -64,7 +63,10 @@ public:
 
         auto m = std::make_unique<SaveMemMatch>();
         m->nSteps = m->newSteps = *steps;
-        bool reducible = !I.asWhile && I.nUntraced == 0;
+        // A gradient's mit_mot states read and write rows across the whole loop: they keep
+        // their buffers and the loop its steps, as in PyTensor; the loop's other states
+        // are sized as in any loop.
+        bool reducible = !I.asWhile && I.nUntraced == 0 && I.nMitMot() == 0;
         int64_t lastRow = 0;  // steps the reads need
         for (int item = 0; item < T + I.nNitSot; ++item) {
             ItemPlan p;
@@ -78,7 +80,10 @@ public:
                 p.current = constantInt(node.input(I.outerInNitSot() + p.state)).value_or(kUnknownDim);
             }
             const int64_t full = *steps + p.initRows;
-            if (p.current == kUnknownDim || p.current > full) {
+            if (p.traced && item < I.nMitMot()) {
+                p.reads.whole = true;
+                p.reads.why = "a mit_mot state reads and writes rows across the whole loop";
+            } else if (p.current == kUnknownDim || p.current > full) {
                 p.reads.whole = true;
                 p.reads.why = "its buffer length is not a known constant";
                 reducible = false;
@@ -89,7 +94,8 @@ public:
             if (p.reads.whole) reducible = false;
             for (const BufferRead& r : p.reads.reads) {
                 const int64_t stop = r.stop() + (full - p.current);
-                if (r.fromEnd || stop >= full) reducible = false;
+                // PyTensor's own rule (pytensor mode): a slice to the end keeps every step.
+                if (r.fromEnd || stop >= full || (!exact && r.openStop)) reducible = false;
                 else lastRow = std::max(lastRow, stop - p.initRows);
             }
             m->items.push_back(std::move(p));
@@ -137,6 +143,11 @@ public:
         for (size_t i = 0; i < m->items.size(); ++i) {
             ItemPlan& p = m->items[i];
             const int64_t newFull = m->newSteps + p.initRows;
+            if (p.traced && p.state < I.nMitMot()) {
+                p.rows = p.current;  // as it is: its rows are not the trace of one value
+                p.rule = "keep all rows: " + p.reads.why;
+                continue;
+            }
             if (p.reads.unused && (!p.traced || !required[i])) {
                 p.removed = true;
                 p.rule = "removed: its output is unused and the step does not read it";

@@ -123,6 +123,15 @@ MatchResult matchSymbolicSaveMem(const Node& node, const RewriteOptions& options
         p.state = p.traced ? item : item - T;
         p.initRows = p.traced ? I.initRows(item) : 0;
         const std::string who = itemName(I, p);
+        if (p.traced && item < I.nMitMot()) {
+            // A gradient's mit_mot reads and writes rows across the whole loop: kept as it is.
+            used[item] = true;
+            p.rule = "kept: a mit_mot state reads and writes rows across the whole loop";
+            if (noReduce.empty()) noReduce = who + " is a mit_mot state";
+            m->reads.emplace_back();
+            m->items.push_back(std::move(p));
+            continue;
+        }
         // The buffer (or nit_sot row count) as it is now: n + init_l rows, constant, or unknown.
         if (p.traced) {
             Variable* buffer = node.input(I.outerInMitMot() + item);

@@ -59,6 +59,26 @@ private slots:
         QVERIFY(r.err.contains("unknown option --no-such-flag"));
     }
 
+    void missedOnTheSeedTraceInEveryFormat() {
+        const QString trace = QString::fromStdString(tl::test::sourcePath("tests/data/missed/seed_rop.trace.json"));
+        Result table = runApp({"missed", trace});
+        QCOMPARE(table.code, 0);
+        QVERIFY2(table.out.contains("3 recurrent states -> 2") && table.out.contains("(2, 7) instead of (1, 7)"), qPrintable(table.out));
+        Result md = runApp({"missed", trace, "--markdown"});
+        QCOMPARE(md.code, 0);
+        QVERIFY(md.out.startsWith("## Missed rewrites in `seed_rop`"));
+        QVERIFY(md.out.contains("### PyTensor's compiled graph"));
+        Result js = runApp({"missed", trace, "--json", "--no-run"});
+        QCOMPARE(js.code, 0);
+        const auto doc = nlohmann::json::parse(js.out.toStdString());
+        QCOMPARE(doc["missed_count"].get<int>(), 3);
+        Result both = runApp({"missed", trace, "--json", "--markdown"});
+        QCOMPARE(both.code, 2);
+        Result none = runApp({"missed", "/nonexistent/pt-trace.json"});
+        QCOMPARE(none.code, 1);
+        QVERIFY2(none.err.contains("/nonexistent/pt-trace.json"), qPrintable(none.err));
+    }
+
     void missingFileNamesTheFile() {
         Result r = runApp({"print", "/nonexistent/graph.json"});
         QCOMPARE(r.code, 1);

@@ -275,6 +275,38 @@ def pytensor_named_cases():
             ("advanced indexing, IfElse, OpFromGraph, a random Scan", indexing_and_control_flow)]
 
 
+SEED_DUP = """
+import numpy as np
+import pytensor
+import pytensor.tensor as pt
+x_init = pt.vector("x_init", shape=(7,))
+[sx, sy], _ = pytensor.scan(lambda x, y: (pt.exp(x) - 5, pt.exp(y) - 5), outputs_info=[x_init, x_init], n_steps=10)
+inputs = [x_init]
+outputs = [sx, sy]
+values = {"x_init": np.linspace(-1, 1, 7) * 0.1}
+"""
+
+
+def check_missed(app, tmp):
+    """`pytensor_export.py MODULE.py --missed --json`: the trace recorded and `tensorlens missed` run on it."""
+    module = os.path.join(tmp, "seed_dup_missed.py")
+    with open(module, "w") as f:
+        f.write(SEED_DUP)
+    report = os.path.join(tmp, "seed_dup_missed.json")
+    tool = os.path.join(ROOT, "tools", "pytensor_export.py")
+    p = subprocess.run([sys.executable, tool, module, "--missed", "--json", "--app", app, "-o", report],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise AssertionError(f"exit {p.returncode}: {p.stderr.strip()[-400:]}")
+    with open(report) as f:
+        doc = json.load(f)
+    assert doc["program"] == "seed_dup_missed" and doc["has_trace"], doc.get("program")
+    whats = [m["what"] for m in doc["missed"] if not m["follow_on"]]
+    assert "sit_sot-1 merged into sit_sot-0" in whats, whats
+    assert doc["pytensor"]["deep_copies"] == 1, doc["pytensor"]["deep_copy_of"]
+    assert doc["max_abs_difference"] == 0, doc["difference_note"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--app", required=True, help="the tensorlens executable")
@@ -298,6 +330,7 @@ def main():
     for name, fn in pytensor_named_cases():
         attempt(f"PyTensor-named op: {name}", fn)
     with tempfile.TemporaryDirectory() as tmp:
+        attempt("pytensor_export.py --missed (seed example 2)", lambda: check_missed(a.app, tmp))
         for name, ins, outs, values in small_cases():
             f = pytensor.function(ins, outs, mode="FAST_RUN")
             expected = f(*[values[v.name] for v in ins])
