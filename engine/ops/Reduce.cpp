@@ -139,6 +139,8 @@ std::vector<int> ReduceOp::reducedAxes(int ndim) const {
 DType ReduceOp::accumulatorDType(std::span<const DType> inputs) const {
     if (m_composite) return m_composite->inputDType(0);
     const DType in = inputs.empty() ? DType::Float64 : inputs[0];
+    // All and Any fold x != 0 (PyTensor's make_node casts to bool first).
+    if (m_kind == ReduceKind::All || m_kind == ReduceKind::Any) return DType::Bool;
     if (!m_params.accDType) return defaultAccDType(in);
     const DType acc = *m_params.accDType;
     // PyTensor: a float accumulator for integer input is fine; otherwise it must be an upcast.

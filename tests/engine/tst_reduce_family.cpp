@@ -140,7 +140,7 @@ private slots:
     void layouts() {
         GraphBuilder b;
         Var x = b.input("x", DType::Float64, {3, 1000});
-        Var t = transpose(x, {1, 0});
+        Var t = transpose(x, std::vector<int>{1, 0});
         auto g = b.finish({sum(t, std::vector<int>{0}), sum(t, std::vector<int>{1}), sum(x), prod(x * 0 + 1, std::vector<int>{0}),
                            tl::max(t)});
         std::vector<double> v(3000);
