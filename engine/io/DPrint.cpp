@@ -92,9 +92,11 @@ private:
         const ScanOp* scan = asScan(&node);
         Context& c = m_contexts.emplace_back();
         c.graph = &inner;
-        // Composite bodies name their variables i<k>/o<k>/t<k>; Scan and OpFromGraph
-        // bodies print their inputs as `*k-<Type>` (only Scan's point at outer inputs).
-        const bool composite = node.op().kind() == OpKind::Elemwise || node.op().kind() == OpKind::Scalar;
+        // Composite bodies (of an Elemwise, a scalar, or a CAReduce{Composite}) name their
+        // variables i<k>/o<k>/t<k>; Scan and OpFromGraph bodies print their inputs as
+        // `*k-<Type>` (only Scan's point at outer inputs).
+        const OpKind kind = node.op().kind();
+        const bool composite = kind == OpKind::Elemwise || kind == OpKind::Scalar || kind == OpKind::Reduce;
         c.names = &namesOf(inner, composite);
         c.innerGraphNode = &node;
         if (scan) {

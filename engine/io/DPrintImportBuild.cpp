@@ -80,7 +80,17 @@ void Builder::classify() {
                 e.section = o.section;
             }
         }
-        if (e.def < 0) fail(occ(e.occs.front()).line, "the inner graph of " + idName(e.id) + ", which no graph above shows");
+        if (e.def < 0) {
+            // Only the inner-graph header shows it: PyTensor's dprint collects the inner
+            // graphs of a node's inputs before the depth limit cuts those inputs off. Its
+            // body is left out; a `-> [id X]` link to it names an unprinted variable.
+            const Occ& h = occ(e.occs.front());
+            if (m_orphanSections.count(h.section) || m_l.sections[static_cast<size_t>(h.section)].header != e.occs.front())
+                fail(h.line, "the inner graph of " + idName(e.id) + ", which no graph above shows");
+            m_orphanSections.insert(h.section);
+            note(h.line, "the inner graph of " + idName(e.id) + " belongs to a node the depth limit cut off: not imported");
+            continue;
+        }
         const Occ& d = occ(e.def);
         e.scope = d.section;
         if (e.section >= 0 && e.scope >= e.section)
@@ -104,6 +114,10 @@ void Builder::classify() {
     for (size_t s = 1; s < m_l.sections.size(); ++s) {
         Scope& sc = m_scopes[s];
         const Occ& h = occ(m_l.sections[s].header);
+        if (m_orphanSections.count(static_cast<int>(s))) {
+            m_byId.erase(h.id);  // a link to it names an unprinted variable
+            continue;
+        }
         sc.owner = m_byId.at(h.id);
         sc.kind = h.head.rfind("Scan{", 0) == 0        ? ScopeKind::ScanBody
                   : h.head.rfind("Composite{", 0) == 0 || h.head.rfind("CAReduce{Composite{", 0) == 0 ? ScopeKind::CompositeBody
@@ -157,7 +171,9 @@ void Builder::detectOptions() {
 
 void Builder::createOuterInputs() {
     for (const Occ& o : m_l.occs) {
-        Entity& e = m_entities[static_cast<size_t>(m_byId.at(o.id))];
+        auto it = m_byId.find(o.id);
+        if (it == m_byId.end()) continue;  // the header of an inner graph left out
+        Entity& e = m_entities[static_cast<size_t>(it->second)];
         if (e.apply || e.scope != 0 || e.var || parseLiteral(occ(e.def).head)) continue;
         leafVar(e);
     }

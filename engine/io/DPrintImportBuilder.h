@@ -101,6 +101,7 @@ private:
     Variable* nominalVar(int entity, int section) const;
     void bindNominal(int entity, int section, Variable* v);
     std::unordered_set<int64_t> m_unprintedLinks;   ///< `-> [id X]` targets the listing does not show
+    std::unordered_set<int> m_orphanSections;        ///< inner graphs of nodes a depth limit cut off
 };
 
 } // namespace tl::dpimport

@@ -56,14 +56,22 @@ public:
             ins.push_back(rewriter.create(makeDimShuffle(v->type().ndim(), keep), {v})->output(0));
         }
         Node* core = rewriter.create(bw.corePtr(), ins);
-        for (int k = 0; k < node.numOutputs(); ++k) {
+        std::vector<Variable*> outs;
+        for (int k = 0; k < core->numOutputs(); ++k) {
             Variable* out = core->output(k);
             if (batch > 0) {
                 std::vector<int> order(static_cast<size_t>(batch), -1);
                 for (int d = 0; d < out->type().ndim(); ++d) order.push_back(d);
                 out = rewriter.create(makeDimShuffle(out->type().ndim(), order), {out})->output(0);
             }
-            rewriter.replace(node.output(k), out);
+            outs.push_back(out);
+        }
+        // Replacing the last output with clients erases the node: look it up by id each time.
+        const NodeId id = node.id();
+        for (size_t k = 0; k < outs.size(); ++k) {
+            Node* old = rewriter.graph().findNode(id);
+            if (!old) break;
+            rewriter.replace(old->output(static_cast<int>(k)), outs[k]);
         }
     }
 };

@@ -3,6 +3,7 @@
 //   scan(h' = h*0.5 + exp(x_t)*2, xs) -> e = exp(xs)*2; scan(h' = h*0.5 + e_t, e)
 // A nit_sot that is only such work becomes the outer value itself (no loop left).
 #include "ops/ScanOp.h"
+#include "ops/Shape.h"
 #include "ops/Subtensor.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/RewriteBase.h"
@@ -29,21 +30,40 @@ const Variable* throughIntConversions(const Variable* v) {
     return v;
 }
 
+// Whether a row count `count` (an integer scalar or 0-d tensor) is n_steps: the same
+// variable under conversions, an equal constant, or Shape_i{0} of a value whose rows
+// are n_steps.
+bool countIsSteps(const Variable* count, const Variable* nSteps, int depth);
+
 // Whether a sequence has exactly n_steps rows whenever the loop can run: its static
-// rows are the constant n_steps, or it is x[:n_steps], which scan() builds for every
-// sequence (a loop needs at least n_steps rows of x, so x[:n_steps] has n_steps).
-bool rowsAreSteps(const Variable* seq, const Variable* nSteps) {
+// rows are the constant n_steps; or it is x[:n_steps], which scan() builds for every
+// sequence (a loop needs at least n_steps rows of x, so x[:n_steps] has n_steps); or
+// it is Alloc(v, rows, ...) with rows n_steps, as the zero tangent a Rop gives a
+// sequence (Alloc(0.0, Shape_i{0}(x[:n_steps]), 7)). Depth-bounded: the chains scan()
+// and Rop build are two or three links long.
+bool rowsAreSteps(const Variable* seq, const Variable* nSteps, int depth = 0) {
     const auto n = constantInt(nSteps);
     const int64_t rows = seq->type().shape.at(0);
     if (n && rows == *n) return true;
-    const Node* sub = seq->owner();
-    if (!sub || sub->op().kind() != OpKind::Subtensor) return false;
-    const auto& e = static_cast<const SubtensorOp&>(sub->op()).entries();
+    const Node* owner = seq->owner();
+    if (!owner || depth > 4) return false;
+    if (owner->op().kind() == OpKind::Alloc)
+        return owner->numInputs() > 1 && countIsSteps(owner->input(1), nSteps, depth + 1);
+    if (owner->op().kind() != OpKind::Subtensor) return false;
+    const auto& e = static_cast<const SubtensorOp&>(owner->op()).entries();
     if (e.size() != 1 || e[0].kind != IndexEntry::Kind::Slice || e[0].hasStart || !e[0].hasStop || e[0].hasStep) return false;
-    const Variable* stop = throughIntConversions(sub->input(1));
-    if (stop == throughIntConversions(nSteps)) return true;
-    const auto k = constantInt(stop);
-    return n && k && *k == *n;
+    return countIsSteps(owner->input(1), nSteps, depth + 1);
+}
+
+bool countIsSteps(const Variable* count, const Variable* nSteps, int depth) {
+    const Variable* c = throughIntConversions(count);
+    if (c == throughIntConversions(nSteps)) return true;
+    const auto n = constantInt(nSteps);
+    const auto k = constantInt(c);
+    if (n && k) return *k == *n;
+    const Node* owner = c->owner();
+    if (!owner || owner->op().kind() != OpKind::ShapeI) return false;
+    return static_cast<const ShapeIOp&>(owner->op()).axis() == 0 && rowsAreSteps(owner->input(0), nSteps, depth + 1);
 }
 
 struct PushSeqMatch : RewriteMatch {

@@ -107,9 +107,6 @@ private slots:
             if (n->op().kind() == OpKind::Scan) scans.push_back(n);
         QCOMPARE(scans.size(), size_t(1));
         const ScanInfo& info = static_cast<const ScanOp&>(scans[0]->op()).info();
-        // Does not hold since scan_push_out_seq moves work over x[:n_steps] out of scan_fn's
-        // step but not out of its Rop's: after scan_merge the duplicated state's updates differ.
-        QEXPECT_FAIL("", "scan_push_out_seq treats scan_fn and its Rop differently, so scan_merge_states finds different updates", Continue);
         QCOMPARE(info.nTracedStates(), 2);
         for (int s = 0; s < 2; ++s) {
             const Shape& buffer = scans[0]->input(info.outerInMitMot() + s)->type().shape;

@@ -10,6 +10,9 @@
 #include "io/JsonFormat.h"
 #include "io/JsonGraph.h"
 #include "ir/SliceValue.h"
+#include "ops/Argmax.h"
+#include "ops/CumOp.h"
+#include "ops/Softmax.h"
 #include "ops/AdvancedIncSubtensor.h"
 #include "ops/AdvancedSubtensor.h"
 #include "ops/Assert.h"
@@ -86,7 +89,13 @@ std::unique_ptr<Graph> everyOpKind() {
     Variable* bin = body.addInput(mat(3, 4));
     body.setOutputs({body.addNode(makeElemwise(ScalarOpCode::Exp), {bin})->output(0)});
     Variable* ofg = o.ap(makeOpFromGraph(std::shared_ptr<const Graph>(body.finish()), std::string("layer")), {ie});  // OpFromGraph
-    std::vector<Variable*> outs{ss, sum, shp, back, al, ae, ub, op, a1, an, ofg};
+    // Argmax, the softmax family and CumOp.
+    Variable* am = o.ap(makeArgmax(std::vector<int>{1}), {x});                           // Argmax
+    Variable* sm = o.ap(makeSoftmax(-1), {x});                                           // Softmax
+    Variable* lsm = o.ap(makeLogSoftmax(std::nullopt), {x});                             // LogSoftmax
+    Variable* smg = o.ap(makeSoftmaxGrad(-1), {lsm, sm});                                // SoftmaxGrad
+    Variable* cs = o.ap(makeCumOp(0, CumMode::Add), {x});                                // CumOp
+    std::vector<Variable*> outs{ss, sum, shp, back, al, ae, ub, op, a1, an, ofg, am, smg, cs};
     for (Variable* v : linalgOpKinds(o)) outs.push_back(v);  // products, BLAS, linear algebra
     addArrayOpNodes(o, x, v, outs);  // ARange ... Pad
     auto g = o.finish(outs);

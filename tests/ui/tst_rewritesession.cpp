@@ -277,9 +277,6 @@ private slots:
         QVERIFY(saveMem > 0);
         s.setCurrentStep(saveMem);
         QCOMPARE(s.currentDiff()->bufferBytesBefore, int64_t(-1));
-        // Three states of one row (168 B) stay since scan_push_out_seq treats scan_fn and its
-        // Rop differently over the symbolic sequence, so scan_merge_states finds different updates.
-        QEXPECT_FAIL("", "the duplicated state of seed_rop_sequence is no longer merged (scan_push_out_seq)", Continue);
         QCOMPARE(s.currentDiff()->bufferBytesAfter, int64_t(2 * 7 * 8));
         QCOMPARE(QString::fromStdString(formatBytes(s.currentDiff()->bufferBytesBefore)), QString("?"));
     }

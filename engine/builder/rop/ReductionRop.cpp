@@ -2,7 +2,7 @@
 // R_op where it has one): Sum(dx); Max along one axis, the tangent at the first
 // largest element (PyTensor indexes it with Argmax, for matrices only; the same
 // value here for any rank); Softmax, SoftmaxGrad(dx, softmax(x)); LogSoftmax,
-// dx - sum(dx) * softmax(x); CumOp, CumOp(dx) for sums and y * cumsum(dx / x) for
+// dx - sum(dx * softmax(x)); CumOp, CumOp(dx) for sums and y * cumsum(dx / x) for
 // products. Argmax is integer-valued (zero tangent). The other CAReduce classes
 // and SoftmaxGrad have no R_op in PyTensor.
 #include "builder/rop/OpRop.h"
@@ -45,11 +45,11 @@ std::vector<Variable*> softmaxRop(GraphBuilder& b, const Node& node, Tangents t)
     const auto& op = static_cast<const SoftmaxOp&>(node.op());
     Var dx = b.wrap(t[0]);
     if (node.op().kind() == OpKind::Softmax) return {softmaxGrad(dx, b.wrap(node.output(0)), op.axis()).get()};
-    // LogSoftmax: dx - sum(dx, axis, keepdims=True) * softmax(x).
+    // LogSoftmax: d log(s_i) = dx_i - sum_j s_j dx_j, with s = softmax(x) along the axis.
     Var x = b.wrap(node.input(0));
     Axes axes = op.axis() ? Axes(std::vector<int>{*op.axis() < 0 ? *op.axis() + x.ndim() : *op.axis()}) : std::nullopt;
-    Var s = reduce(ReduceKind::Sum, dx, axes, {}, true);
-    return {(dx - s * softmax(x, op.axis())).get()};
+    Var weighted = reduce(ReduceKind::Sum, dx * softmax(x, op.axis()), axes, {}, true);
+    return {(dx - weighted).get()};
 }
 
 std::vector<Variable*> cumOpRop(GraphBuilder& b, const Node& node, Tangents t) {
