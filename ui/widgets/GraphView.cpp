@@ -193,6 +193,7 @@ void GraphView::resetZoom() {
 
 void GraphView::fit() {
     if (!scene()) return;
+    m_followed = QRectF();
     fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
     if (zoom() > 1.0) setTransform(QTransform());
     // A graph too big to read at any fit starts readable at its top (banner and
@@ -209,6 +210,7 @@ void GraphView::fit() {
 
 void GraphView::firstView(const QRectF& focus, bool wholeFocus) {
     if (!scene()) return;
+    m_followed = wholeFocus ? focus : QRectF();
     const QRectF all = scene()->sceneRect();
     const QSizeF vp = viewport()->size();
     const double fitAll = std::min(vp.width() / all.width(), vp.height() / all.height());
@@ -239,6 +241,7 @@ void GraphView::reveal(const QRectF& r) {
 
 void GraphView::follow(const QRectF& target) {
     if (target.isEmpty() && target.isNull()) return;
+    m_followed = target;
     const QRectF r = target.adjusted(-12, -12, 12, 12);
     QRectF vis = visibleSceneRect();
     if (vis.contains(r)) return;
@@ -273,12 +276,21 @@ void GraphView::wheelEvent(QWheelEvent* e) {
     }
     const double steps = e->angleDelta().y() / 120.0;
     if (steps == 0) return;
+    m_followed = QRectF();
     zoomBy(std::pow(1.15, steps));
     e->accept();
 }
 
+void GraphView::mousePressEvent(QMouseEvent* e) {
+    m_followed = QRectF();  // a drag pans: the user decides what is in view now
+    QGraphicsView::mousePressEvent(e);
+}
+
 void GraphView::resizeEvent(QResizeEvent* e) {
     QGraphicsView::resizeEvent(e);
+    // A narrower viewport (a dock laid out after the step was shown) must not push
+    // what the step changed out of sight.
+    if (!m_followed.isNull()) follow(m_followed);
     updateMinimap();
 }
 

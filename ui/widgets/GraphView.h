@@ -78,6 +78,8 @@ public slots:
     /// at this zoom, else zooming out (to kMinFollowZoom at most: what a step
     /// changed is never off-screen, even in a narrow canvas); nothing when it is
     /// in view already.
+    /// The view keeps following `r` when the viewport is resized (a dock opening
+    /// beside it) until the user pans or zooms.
     void follow(const QRectF& r);
     /// Places and shows (or hides) the minimap for the current scene and view.
     void updateMinimap();
@@ -88,6 +90,7 @@ signals:
 
 protected:
     void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
     void scrollContentsBy(int dx, int dy) override;
 
@@ -97,6 +100,7 @@ private:
     void placeMinimap();
     Minimap* m_minimap = nullptr;
     bool m_minimapEnabled = true;
+    QRectF m_followed;  ///< what follow() keeps in view; null once the user moves the view
 };
 
 } // namespace tl
