@@ -229,6 +229,12 @@ public:
                 m->constant.reset();
             }
         }
+        // A family without a reciprocal op spells 1/x as inverse(neutral, x): a neutral
+        // constant alone over the denominator is that spelling, not a term to fold
+        // (rebuilding it would give the same tree again, forever).
+        if (!cancelled && !m_f.hasReciprocal && numct.size() == 1 && denumct.empty() && !m->constant && m->num.empty() &&
+            !m->denum.empty())
+            sameLists = true;
         const size_t n = m->num.size() + (m->constant ? 1 : 0), d = m->denum.size();
         if (sameLists && t.absorbed <= canonicalCount(n, d))
             return MatchResult::fail("already canonical");

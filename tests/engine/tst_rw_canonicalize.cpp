@@ -115,6 +115,15 @@ const std::map<QString, GraphFn>& graphs() {
              GraphBuilder b;
              return b.finish({in(b, "x", {4}) * in(b, "y", {4})});
          }},
+        // 1/x: the product family has no reciprocal op, so this is already its spelling.
+        {"1 / x", [] {
+             GraphBuilder b;
+             return b.finish({1.0 / in(b, "x", {4})});
+         }},
+        {"int8 1 / x", [] {
+             GraphBuilder b;
+             return b.finish({trueDiv(b.constant(NDArray::fromVector(DType::Int8, {1}, {1})), in(b, "x", {4}))});
+         }},
         // upcast
         {"x + int8 constant", [] {
              GraphBuilder b;
@@ -203,6 +212,8 @@ private slots:
         QTest::newRow("mul: x / 2 / 3") << "x / 2 / 3" << mul << "mul(ds(0.16666666666666666), x)";
         QTest::newRow("mul: x * y / y") << "x * y / y" << mul << "x";
         QTest::newRow("mul: not x * y") << "x * y" << mul << "";
+        QTest::newRow("mul: not 1 / x (the reciprocal's spelling)") << "1 / x" << mul << "";
+        QTest::newRow("mul: not an int8 1 over x") << "int8 1 / x" << mul << "";
         QTest::newRow("upcast: x + int8 constant") << "x + int8 constant" << up << "add(x, [3.0])";
         QTest::newRow("upcast: not a comparison") << "x < int8 constant" << up << "";
     }
@@ -236,6 +247,7 @@ private slots:
         QTest::newRow("merge_same_nsteps step") << "b * b * 0.25" << "mul([0.25], b, b)";
         QTest::newRow("pushout_seq step") << "h * 0.5 + exp(x) * 2" << "add(mul([0.5], h), mul([2.0], exp(x)))";
         QTest::newRow("neg of neg") << "neg(neg(x))" << "exp(x)";
+        QTest::newRow("1 / x ends") << "1 / x" << "true_div([1.0], x)";
     }
 
     void phase() {
