@@ -121,6 +121,10 @@ private slots:
         const std::string name = function.toStdString();
         const Bound& bd = bounds().at(name);
         const nlohmann::json& rows = reference()["functions"][name];
+        // The reference holds [args, scipy, exact] rows; an older file without mpmath's
+        // values was made from other arguments and would compare against the wrong rows.
+        if (rows.at(0).size() < 3)
+            QSKIP("tests/data/special_functions/reference.json predates mpmath's column: regenerate it with make_reference.py");
         const size_t arity = rows.at(0).at(0).size();
         std::vector<std::vector<double>> args(arity);
         for (const auto& row : rows)
@@ -166,6 +170,10 @@ private slots:
         const std::string name = function.toStdString();
         const Bound& bd = bounds().at(name);
         const nlohmann::json& rows = reference()["functions"][name];
+        // The reference holds [args, scipy, exact] rows; an older file without mpmath's
+        // values was made from other arguments and would compare against the wrong rows.
+        if (rows.at(0).size() < 3)
+            QSKIP("tests/data/special_functions/reference.json predates mpmath's column: regenerate it with make_reference.py");
         const size_t arity = rows.at(0).at(0).size();
         std::vector<std::vector<double>> args(arity);
         for (const auto& row : rows)
