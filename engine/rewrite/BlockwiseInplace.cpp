@@ -20,7 +20,7 @@ public:
     std::string_view name() const override { return kName; }
     std::vector<std::string> tags() const override { return {"fast_run", "inplace"}; }
 
-    bool run(Rewriter& rewriter, const RewriteOptions& options) override {
+    bool run(Rewriter& rewriter, const RewriteOptions&) override {
         DestroyChecker checker(rewriter.graph());
         bool changed = false;
         for (Node* n : rewriter.graph().toposort()) {
@@ -41,15 +41,16 @@ public:
                 for (int d = 0; sameBatch && d < batch; ++d) sameBatch = (t.shape[d] == 1) == (out[d] == 1);
                 if (!sameBatch) continue;
                 if (auto why = checker.whyCannotDestroy(*n, i)) {
-                    if (options.explain) whyNot += (whyNot.empty() ? "" : "; ") + *why;
+                    if (rewriter.wantsMatchFailures()) whyNot += (whyNot.empty() ? "" : "; ") + *why;
                     continue;
                 }
                 allowed.push_back(i);
             }
             OpPtr core = inplaceOnInputs(bw->corePtr(), allowed);
             if (core == bw->corePtr()) {
-                if (options.explain)
-                    rewriter.matchFailure(kName, *n, whyNot.empty() ? "the core op overwrites none of its inputs" : whyNot);
+                rewriter.notifyMatchFailure(kName, *n, [&] {
+                    return whyNot.empty() ? std::string("the core op overwrites none of its inputs") : whyNot;
+                });
                 continue;
             }
             OpPtr op = std::make_shared<BlockwiseOp>(core, bw->signature(), bw->displayName());

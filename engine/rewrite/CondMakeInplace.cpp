@@ -32,7 +32,7 @@ public:
     std::string_view name() const override { return kName; }
     std::vector<std::string> tags() const override { return {"fast_run", "inplace"}; }
 
-    bool run(Rewriter& rewriter, const RewriteOptions& options) override {
+    bool run(Rewriter& rewriter, const RewriteOptions&) override {
         bool changed = false;
         const bool big = rewriter.graph().numNodes() >= 500;
         for (Node* n : rewriter.graph().toposort()) {
@@ -41,7 +41,7 @@ public:
             bool allScalar = true;
             for (const Variable* o : n->outputs()) allScalar = allScalar && o->type().ndim() == 0;
             if (big && allScalar) {
-                if (options.explain) rewriter.matchFailure(kName, *n, "a graph of 500 nodes or more and only 0-d outputs");
+                rewriter.notifyMatchFailure(kName, *n, [] { return std::string("a graph of 500 nodes or more and only 0-d outputs"); });
                 continue;
             }
             std::string blocked;
@@ -52,15 +52,17 @@ public:
                     blocked = d2->label() + " overwrites output " + std::to_string(k);
             }
             if (!blocked.empty()) {
-                if (options.explain) rewriter.matchFailure(kName, *n, blocked);
+                rewriter.notifyMatchFailure(kName, *n, [&] { return blocked; });
                 continue;
             }
             OpPtr view = makeIfElse(op->nOuts(), true, op->branchName());
             const std::string before = aliasMapText(n->op().viewMap()), after = aliasMapText(view->viewMap());
-            rewriter.beginRewrite(kName, n);
-            rewriter.setOp(n, std::move(view));
-            rewriter.attribute(n->id(), "view_map", before, after, "returns the then-values without copying them");
-            rewriter.endRewrite(kName, true);
+            {
+                RewriteScope step(rewriter, kName, n);
+                rewriter.setOp(n, std::move(view));
+                rewriter.attribute(n->id(), "view_map", before, after, "returns the then-values without copying them");
+                step.setChanged();
+            }
             changed = true;
         }
         return changed;

@@ -18,7 +18,7 @@ public:
     std::string_view name() const override { return kName; }
     std::vector<std::string> tags() const override { return {"fast_run", "inplace", "blas_opt_inplace"}; }
 
-    bool run(Rewriter& rewriter, const RewriteOptions& options) override {
+    bool run(Rewriter& rewriter, const RewriteOptions&) override {
         DestroyChecker checker(rewriter.graph());
         bool changed = false;
         for (Node* n : rewriter.graph().toposort()) {
@@ -27,7 +27,7 @@ public:
             const bool updates = k == OpKind::Gemm || k == OpKind::Gemv || k == OpKind::CGemv || k == OpKind::Ger || k == OpKind::CGer;
             if (!blas || !updates || blas->inPlace()) continue;
             if (auto why = checker.tryDestroy(*n, 0)) {
-                if (options.explain) rewriter.matchFailure(kName, *n, *why);
+                rewriter.notifyMatchFailure(kName, *n, [&] { return *why; });
                 continue;
             }
             OpPtr op = blas->withInPlace(true);

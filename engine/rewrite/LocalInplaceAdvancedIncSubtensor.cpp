@@ -18,22 +18,24 @@ public:
     std::string_view name() const override { return kName; }
     std::vector<std::string> tags() const override { return {"fast_run", "inplace"}; }
 
-    bool run(Rewriter& rewriter, const RewriteOptions& options) override {
+    bool run(Rewriter& rewriter, const RewriteOptions&) override {
         DestroyChecker checker(rewriter.graph());
         bool changed = false;
         for (Node* n : rewriter.graph().toposort()) {
             const auto* op = dynamic_cast<const AdvancedIncSubtensorOp*>(&n->op());
             if (!op || op->inplace()) continue;
             if (auto why = checker.tryDestroy(*n, 0)) {
-                if (options.explain) rewriter.matchFailure(kName, *n, *why);
+                rewriter.notifyMatchFailure(kName, *n, [&] { return *why; });
                 continue;
             }
             OpPtr inplace = makeAdvancedIncSubtensor(true, op->setInsteadOfInc(), op->ignoreDuplicates());
             const std::string before = aliasMapText(n->op().destroyMap()), after = aliasMapText(inplace->destroyMap());
-            rewriter.beginRewrite(kName, n);
-            rewriter.setOp(n, std::move(inplace));
-            rewriter.attribute(n->id(), "destroy_map", before, after, "writes into x instead of a copy");
-            rewriter.endRewrite(kName, true);
+            {
+                RewriteScope step(rewriter, kName, n);
+                rewriter.setOp(n, std::move(inplace));
+                rewriter.attribute(n->id(), "destroy_map", before, after, "writes into x instead of a copy");
+                step.setChanged();
+            }
             changed = true;
         }
         return changed;

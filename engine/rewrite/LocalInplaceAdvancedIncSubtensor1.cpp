@@ -40,7 +40,7 @@ public:
     std::string_view name() const override { return kName; }
     std::vector<std::string> tags() const override { return {"fast_run", "inplace"}; }
 
-    bool run(Rewriter& rewriter, const RewriteOptions& options) override {
+    bool run(Rewriter& rewriter, const RewriteOptions&) override {
         bool changed = false;
         auto checker = std::make_unique<DestroyChecker>(rewriter.graph());
         std::vector<NodeId> todo;
@@ -53,23 +53,25 @@ public:
             const bool duplicate = isAllocOfZeros(*n->input(0)) && destroyedElsewhere(*n->input(0), *n);
             if (!duplicate) {
                 if (auto why = checker->tryDestroy(*n, 0)) {
-                    if (options.explain) rewriter.matchFailure(kName, *n, *why);
+                    rewriter.notifyMatchFailure(kName, *n, [&] { return *why; });
                     continue;
                 }
             }
-            rewriter.beginRewrite(kName, n);
-            if (duplicate) {
-                // A buffer of its own: the Alloc computed once more for this node.
-                const Node* alloc = n->input(0)->owner();
-                Node* copy = rewriter.create(alloc->opPtr(), alloc->inputs());
-                rewriter.setInput(n, 0, copy->output(0));
+            {
+                RewriteScope step(rewriter, kName, n);
+                if (duplicate) {
+                    // A buffer of its own: the Alloc computed once more for this node.
+                    const Node* alloc = n->input(0)->owner();
+                    Node* copy = rewriter.create(alloc->opPtr(), alloc->inputs());
+                    rewriter.setInput(n, 0, copy->output(0));
+                }
+                OpPtr inplace = makeAdvancedIncSubtensor1(true, op.setInsteadOfInc());
+                const std::string before = aliasMapText(n->op().destroyMap()), after = aliasMapText(inplace->destroyMap());
+                rewriter.setOp(n, std::move(inplace));
+                rewriter.attribute(n->id(), "destroy_map", before, after,
+                                   duplicate ? "writes into a copy of the zero Alloc another node destroys" : "writes into x instead of a copy");
+                step.setChanged();
             }
-            OpPtr inplace = makeAdvancedIncSubtensor1(true, op.setInsteadOfInc());
-            const std::string before = aliasMapText(n->op().destroyMap()), after = aliasMapText(inplace->destroyMap());
-            rewriter.setOp(n, std::move(inplace));
-            rewriter.attribute(n->id(), "destroy_map", before, after,
-                               duplicate ? "writes into a copy of the zero Alloc another node destroys" : "writes into x instead of a copy");
-            rewriter.endRewrite(kName, true);
             changed = true;
             // The graph's structure changed: the checker starts again from the new graph.
             if (duplicate) checker = std::make_unique<DestroyChecker>(rewriter.graph());
