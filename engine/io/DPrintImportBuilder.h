@@ -79,6 +79,10 @@ private:
     OpPtr compositeOp(Entity& e, const std::vector<Variable*>& inputs, std::string* why);
     /// CAReduce{Composite{...}, axis=1}: its body (or its name) plus an accumulator input.
     OpPtr careduceCompositeOp(Entity& e, const std::vector<Variable*>& inputs, std::string* why);
+    /// A Composite's body: its printed inner graph, else rebuilt from `name` for inputs of
+    /// `dtypes` (kept in *fromName); null with *why when neither is possible.
+    const Graph* compositeBody(Entity& e, const std::string& name, const std::vector<DType>& dtypes,
+                               std::unique_ptr<Graph>* fromName, std::string* why);
     void addNode(Entity& e, OpPtr op, const std::vector<Variable*>& inputs, bool opaque);
     OpPtr opaqueFor(Entity& e, const std::vector<Variable*>& inputs, const std::string& why);
     std::vector<std::optional<Type>> printedOutputTypes(const Entity& e, int numOutputs, const std::vector<Type>* inferred,

@@ -127,29 +127,11 @@ OpPtr Builder::compositeOp(Entity& e, const std::vector<Variable*>& inputs, std:
     if (d.attrs.destroy)
         for (const auto& [o, ins] : *d.attrs.destroy)
             if (ins.size() == 1) inplace[o] = ins[0];
+    std::vector<DType> dtypes;
+    for (Variable* v : inputs) dtypes.push_back(v->type().dtype);
     std::unique_ptr<Graph> fromName;
-    const Graph* body = nullptr;
-    if (e.section >= 0) {
-        const int s = m_scopes[static_cast<size_t>(e.section)].aliasOf >= 0 ? m_scopes[static_cast<size_t>(e.section)].aliasOf : e.section;
-        const Scope& sc = m_scopes[static_cast<size_t>(s)];
-        if (!sc.unbuildable.empty()) {
-            *why = sc.unbuildable;
-            return nullptr;
-        }
-        body = &sc.graph->graph();
-    } else {
-        std::vector<DType> dtypes;
-        for (Variable* v : inputs) dtypes.push_back(v->type().dtype);
-        std::string detail;
-        fromName = compositeGraphFromName(baseName(e), dtypes, &detail);
-        if (!fromName) {
-            *why = "its body is not printed and " + detail;
-            return nullptr;
-        }
-        note(d.line, idName(e.id) + ": the Composite body is not printed; rebuilt from its name" +
-                         (detail.empty() ? std::string() : " (constants: " + detail + ")"));
-        body = fromName.get();
-    }
+    const Graph* body = compositeBody(e, baseName(e), dtypes, &fromName, why);
+    if (!body) return nullptr;
     try {
         OpPtr op = makeCompositeElemwise(*body, inplace);
         if (op->name() != baseName(e)) note(d.line, idName(e.id) + ": its body prints as " + op->name() + ", not " + baseName(e));
@@ -158,6 +140,28 @@ OpPtr Builder::compositeOp(Entity& e, const std::vector<Variable*>& inputs, std:
         *why = ex.what();
         return nullptr;
     }
+}
+
+const Graph* Builder::compositeBody(Entity& e, const std::string& name, const std::vector<DType>& dtypes,
+                                    std::unique_ptr<Graph>* fromName, std::string* why) {
+    if (e.section >= 0) {
+        const Scope& owner = m_scopes[static_cast<size_t>(e.section)];
+        const Scope& sc = m_scopes[static_cast<size_t>(owner.aliasOf >= 0 ? owner.aliasOf : e.section)];
+        if (!sc.unbuildable.empty()) {
+            *why = sc.unbuildable;
+            return nullptr;
+        }
+        return &sc.graph->graph();
+    }
+    std::string detail;
+    *fromName = compositeGraphFromName(name, dtypes, &detail);
+    if (!*fromName) {
+        *why = "its body is not printed and " + detail;
+        return nullptr;
+    }
+    note(occ(e.def).line, idName(e.id) + ": the Composite body is not printed; rebuilt from its name" +
+                              (detail.empty() ? std::string() : " (constants: " + detail + ")"));
+    return fromName->get();
 }
 
 OpPtr Builder::careduceCompositeOp(Entity& e, const std::vector<Variable*>& inputs, std::string* why) {
@@ -172,30 +176,13 @@ OpPtr Builder::careduceCompositeOp(Entity& e, const std::vector<Variable*>& inpu
         return nullptr;
     }
     const std::string compositeName = base.substr(9, at - 9);
+    // The fused Composite's first input is the accumulator, then one per reduced input.
+    std::vector<DType> dtypes;
+    for (Variable* v : inputs) dtypes.push_back(v->type().dtype);
+    dtypes.insert(dtypes.begin(), ReduceOp(ReduceKind::Sum, std::nullopt).accumulatorDType(std::vector<DType>{dtypes.at(0)}));
     std::unique_ptr<Graph> fromName;
-    const Graph* body = nullptr;
-    if (e.section >= 0) {
-        const int s = m_scopes[static_cast<size_t>(e.section)].aliasOf >= 0 ? m_scopes[static_cast<size_t>(e.section)].aliasOf : e.section;
-        const Scope& sc = m_scopes[static_cast<size_t>(s)];
-        if (!sc.unbuildable.empty()) {
-            *why = sc.unbuildable;
-            return nullptr;
-        }
-        body = &sc.graph->graph();
-    } else {
-        std::vector<DType> dtypes;
-        for (Variable* v : inputs) dtypes.push_back(v->type().dtype);
-        dtypes.insert(dtypes.begin(), ReduceOp(ReduceKind::Sum, std::nullopt).accumulatorDType(std::vector<DType>{dtypes.at(0)}));
-        std::string detail;
-        fromName = compositeGraphFromName(compositeName, dtypes, &detail);
-        if (!fromName) {
-            *why = "its body is not printed and " + detail;
-            return nullptr;
-        }
-        note(d.line, idName(e.id) + ": the Composite body is not printed; rebuilt from its name" +
-                         (detail.empty() ? std::string() : " (constants: " + detail + ")"));
-        body = fromName.get();
-    }
+    const Graph* body = compositeBody(e, compositeName, dtypes, &fromName, why);
+    if (!body) return nullptr;
     try {
         auto composite = std::make_shared<const Composite>(*body);
         // The output dtype: as printed, else what the Sum or Prod PyTensor fused gave.
