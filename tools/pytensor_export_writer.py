@@ -272,6 +272,12 @@ class _Writer:
         fg = getattr(op, "fgraph", None)
         if isinstance(fg, FunctionGraph):  # OpFromGraph and other inner-graph ops
             inner = _Writer(self.notes, opaque_unknown=self.opaque_unknown).body(fg.inputs, fg.outputs, fg.toposort())
+            known = tensorlens_names()
+            if known is not None and kind not in known[0] and _is_op_from_graph(op):
+                # A subclass tensorlens has no kind for (Einsum, a library's own): its inner
+                # graph is what it computes, so it runs as an OpFromGraph under its class name.
+                self.notes.append(f"{op}: written as OpFromGraph '{kind}' with its inner graph")
+                return "OpFromGraph", {"name": kind, "inline": bool(getattr(op, "is_inline", False))}, inner
         return kind, params, inner
 
     def _known_op(self, node):
@@ -400,6 +406,10 @@ def _draws_random_numbers(op):
         if isinstance(inner, FunctionGraph):
             stack.extend(inner.apply_nodes)
     return False
+
+
+def _is_op_from_graph(op):
+    return any(c.__name__ == "OpFromGraph" for c in type(op).__mro__)
 
 
 def _missing_names(r):

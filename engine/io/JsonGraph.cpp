@@ -1,6 +1,9 @@
+// Reading graphs from JSON (docs/graph-format.md), with errors naming the JSON path;
+// writing is in JsonGraphWrite.cpp.
 #include "io/JsonGraph.h"
 
 #include "io/JsonFormat.h"
+#include "io/JsonNestedComposite.h"
 #include "ir/GraphAssembler.h"
 #include "ops/OpFactory.h"
 
@@ -13,82 +16,6 @@
 namespace tl {
 
 using nlohmann::json;
-
-// ================================================================ writing
-
-namespace {
-
-json aliasMapToJson(const AliasMap& m) {
-    json j = json::object();
-    for (const auto& [out, ins] : m) j[std::to_string(out)] = ins;
-    return j;
-}
-
-json variableRef(const Variable* v) {
-    json j = json::object();
-    j["id"] = v->id();
-    j["type"] = typeToJson(v->type());
-    if (!v->name().empty()) j["name"] = v->name();
-    return j;
-}
-
-} // namespace
-
-json graphBodyToJson(const Graph& g) {
-    json body = json::object();
-    json inputs = json::array();
-    for (const Variable* in : g.inputs()) inputs.push_back(variableRef(in));
-    body["inputs"] = std::move(inputs);
-
-    json constants = json::array();
-    for (const Variable* c : g.constants()) {
-        json j = variableRef(c);
-        constantValueToJson(c->constantValue(), c->type(), j);
-        constants.push_back(std::move(j));
-    }
-    body["constants"] = std::move(constants);
-
-    // Topological order, so a reader can build nodes in one pass.
-    json nodes = json::array();
-    for (const Node* n : g.toposort()) {
-        json j = json::object();
-        j["id"] = n->id();
-        j["op"] = std::string(opKindName(n->op().kind()));
-        j["op_name"] = n->op().name();
-        j["params"] = n->op().params();
-        if (auto inner = n->op().innerGraph()) j["inner"] = graphBodyToJson(*inner);
-        json ins = json::array();
-        for (const Variable* v : n->inputs()) ins.push_back(v->id());
-        j["inputs"] = std::move(ins);
-        json outs = json::array();
-        for (const Variable* v : n->outputs()) outs.push_back(variableRef(v));
-        j["outputs"] = std::move(outs);
-        AliasMap d = n->op().destroyMap(), vm = n->op().viewMap();
-        if (!d.empty()) j["destroy_map"] = aliasMapToJson(d);
-        if (!vm.empty()) j["view_map"] = aliasMapToJson(vm);
-        nodes.push_back(std::move(j));
-    }
-    body["nodes"] = std::move(nodes);
-
-    json outputs = json::array();
-    for (const Variable* v : g.outputs()) outputs.push_back(v->id());
-    body["outputs"] = std::move(outputs);
-    body["next_node_id"] = g.nextNodeId();
-    body["next_var_id"] = g.nextVarId();
-    return body;
-}
-
-json graphToJson(const Graph& g) {
-    json doc = json::object();
-    doc["format"] = kGraphFormatName;
-    doc["version"] = kGraphFormatVersion;
-    doc["graph"] = graphBodyToJson(g);
-    return doc;
-}
-
-std::string graphToJsonText(const Graph& g) { return canonicalDump(graphToJson(g)); }
-
-// ================================================================ reading
 
 namespace {
 
@@ -132,7 +59,9 @@ AliasMap aliasMapFromJson(const json& j, const std::string& path) {
 
 std::string aliasMapText(const AliasMap& m) {
     std::ostringstream os;
-    os << aliasMapToJson(m).dump();
+    json j = json::object();
+    for (const auto& [out, ins] : m) j[std::to_string(out)] = ins;
+    os << j.dump();
     return os.str();
 }
 
@@ -144,11 +73,15 @@ public:
         requireObject(body, path);
         allowOnly(body, {"inputs", "constants", "nodes", "outputs", "next_node_id", "next_var_id"}, path);
         GraphAssembler g;
+        // Reserved first: ids the loader itself hands out (a nested Composite's copied
+        // nodes) then never collide with ids the file gives later nodes.
+        const auto [nextNode, nextVar] = readNextIds(body, path);
+        g.reserveIds(nextNode, nextVar);
         readInputs(g, body, path);
         readConstants(g, body, path);
         readNodes(g, body, path, nesting);
         readOutputs(g, body, path);
-        readNextIds(g, body, path);
+        checkNextIds(body, path, nextNode, nextVar);
         return g.finish();
     }
 
@@ -270,6 +203,18 @@ private:
             names.push_back(optionalName(outs[k], op));
         }
 
+        if (*kind == OpKind::Scalar && inner && params.is_object() && params.value("scalar_op", json()) == "composite") {
+            std::vector<Variable*> made;
+            try {
+                made = inlineNestedComposite(g, *inner, inputs, types, outIds);
+            } catch (const std::exception& e) {
+                throw FormatError(p, std::string("cannot copy the nested Composite: ") + e.what());
+            }
+            for (size_t k = 0; k < names.size(); ++k)
+                if (!names[k].empty()) g.setVariableName(made[k], names[k]);
+            return;
+        }
+
         OpPtr opPtr;
         try {
             opPtr = makeOp(*kind, params, inner);
@@ -318,17 +263,26 @@ private:
         g.setOutputs(std::move(vars));
     }
 
-    static void readNextIds(GraphAssembler& g, const json& body, const std::string& path) {
-        NodeId nextNode = requireInt(requireField(body, "next_node_id", path), jsonPath(path, "next_node_id"), 0, kMaxId);
-        VarId nextVar = requireInt(requireField(body, "next_var_id", path), jsonPath(path, "next_var_id"), 0, kMaxId);
-        if (nextNode < g.graph().nextNodeId())
+    static std::pair<NodeId, VarId> readNextIds(const json& body, const std::string& path) {
+        return {requireInt(requireField(body, "next_node_id", path), jsonPath(path, "next_node_id"), 0, kMaxId),
+                requireInt(requireField(body, "next_var_id", path), jsonPath(path, "next_var_id"), 0, kMaxId)};
+    }
+
+    // The next ids must be above every id the file itself uses (read and checked by now).
+    static void checkNextIds(const json& body, const std::string& path, NodeId nextNode, VarId nextVar) {
+        int64_t node = -1, var = -1;
+        for (const char* key : {"inputs", "constants"})
+            for (const json& v : body[key]) var = std::max<int64_t>(var, v["id"].get<int64_t>());
+        for (const json& n : body["nodes"]) {
+            node = std::max<int64_t>(node, n["id"].get<int64_t>());
+            for (const json& o : n["outputs"]) var = std::max<int64_t>(var, o["id"].get<int64_t>());
+        }
+        if (nextNode <= node)
             throw FormatError(jsonPath(path, "next_node_id"), std::to_string(nextNode) + " is not above the largest node id " +
-                                                                   std::to_string(g.graph().nextNodeId() - 1));
-        if (nextVar < g.graph().nextVarId())
+                                                                   std::to_string(node));
+        if (nextVar <= var)
             throw FormatError(jsonPath(path, "next_var_id"), std::to_string(nextVar) +
-                                                                  " is not above the largest variable id " +
-                                                                  std::to_string(g.graph().nextVarId() - 1));
-        g.reserveIds(nextNode, nextVar);
+                                                                  " is not above the largest variable id " + std::to_string(var));
     }
 
     std::unordered_map<std::string, std::shared_ptr<const Graph>> m_graphOpBodies;
@@ -369,15 +323,6 @@ std::unique_ptr<Graph> graphFromJsonText(std::string_view text, const std::strin
         if (sourceName.empty()) throw;
         throw e.inFile(sourceName);
     }
-}
-
-void saveGraph(const std::string& path, const Graph& g) {
-    std::string text = graphToJsonText(g);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(path + ": cannot open the file for writing");
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) throw std::runtime_error(path + ": writing the file failed");
 }
 
 std::unique_ptr<Graph> loadGraph(const std::string& path) {

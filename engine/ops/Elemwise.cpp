@@ -35,7 +35,7 @@ std::vector<Type> Elemwise::inferTypes(std::span<const Type* const> inputs) cons
     if (m_composite ? n != m_composite->numInputs() : !scalarArityOk(m_code, n))
         throw OpTypeError(name() + " takes " +
                           (m_composite ? std::to_string(m_composite->numInputs())
-                                       : (scalarOpInfo(m_code).arity == kVariadicArity ? std::string("two or more")
+                                       : (scalarOpInfo(m_code).arity == kVariadicArity ? std::string("one or more")
                                                                                       : std::to_string(scalarOpInfo(m_code).arity))) +
                           " inputs, got " + std::to_string(n));
     std::vector<DType> dtypes;

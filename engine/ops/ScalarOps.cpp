@@ -72,7 +72,7 @@ std::string elemwiseOpName(ScalarOpCode code, DType castTo) {
 
 bool scalarArityOk(ScalarOpCode code, int n) {
     int a = scalarOpInfo(code).arity;
-    return a == kVariadicArity ? n >= 2 : n == a;
+    return a == kVariadicArity ? n >= 1 : n == a;  // PyTensor's add and mul accept a single term
 }
 
 DType upcastDTypes(std::span<const DType> dtypes) {

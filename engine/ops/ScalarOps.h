@@ -51,7 +51,7 @@ std::optional<ScalarOpCode> parseScalarOp(std::string_view name);
 std::string scalarOpName(ScalarOpCode code, DType castTo = DType::Float64);
 /// PyTensor's Elemwise name: "Exp", "True_div", "Cast{float32}".
 std::string elemwiseOpName(ScalarOpCode code, DType castTo = DType::Float64);
-/// True when `n` inputs are acceptable (add/mul take two or more).
+/// True when `n` inputs are acceptable (add/mul take one or more, as PyTensor's).
 bool scalarArityOk(ScalarOpCode code, int n);
 
 /// NumPy's type promotion of several dtypes (PyTensor's scalar `upcast`).

@@ -135,7 +135,8 @@ public:
         const DType kernelOut = isCmp ? DType::Bool : compute;
         int acc = converted(srcs[0], compute);
         if (srcs.size() == 1) {
-            acc = emit(fn, kernelOut, {acc});
+            // add / mul of one term is the term (PyTensor's rewrites build such nodes).
+            if (scalarOpInfo(code).arity != kVariadicArity) acc = emit(fn, kernelOut, {acc});
         } else if (scalarOpInfo(code).arity == 3) {
             // A fixed-arity ternary op (clip, betainc): one instruction on all three.
             acc = emit(fn, kernelOut, {acc, converted(srcs[1], compute), converted(srcs[2], compute)});

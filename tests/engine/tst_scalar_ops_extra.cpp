@@ -41,6 +41,32 @@ private slots:
         QCOMPARE(scalarOpName(C::Clip), std::string("clip"));
         QVERIFY(scalarArityOk(C::Clip, 3) && !scalarArityOk(C::Clip, 2));
         QVERIFY(scalarArityOk(C::ArcTan2, 2) && !scalarArityOk(C::ArcTan2, 3));
+        QVERIFY(scalarArityOk(C::Add, 1) && scalarArityOk(C::Mul, 5) && !scalarArityOk(C::Mul, 0));
+    }
+
+    // PyTensor's rewrites build add and mul of a single term (local_opt_alloc's Mul of one
+    // input): the node is its input, in the output dtype, fused or not.
+    void singleTermAddMul() {
+        GraphBuilder gb;
+        Var x = gb.input("x", DType::Int8, {3});
+        Var f = gb.input("f", DType::Float64, {3});
+        Var m = gb.apply1(makeElemwise(C::Mul), {x});
+        Var a = gb.apply1(makeElemwise(C::Add), {f});
+        QCOMPARE(m.dtype(), DType::Int8);
+        auto g = gb.finish({m, a, exp(a) * 2.0});
+        const std::vector<NDArray> ins = {vec(DType::Int8, {-4, 1, 9}), vec(DType::Float64, {0.5, -1, 2})};
+        const auto out = runGraph(*g, ins).outputs;
+        TL_COMPARE_ARRAYS(out.at(0), vec(DType::Int8, {-4, 1, 9}), 0, 0);
+        TL_COMPARE_ARRAYS(out.at(1), vec(DType::Float64, {0.5, -1, 2}), 0, 0);
+        TL_COMPARE_ARRAYS(out.at(2), vec(DType::Float64, {2 * std::exp(0.5), 2 * std::exp(-1.0), 2 * std::exp(2.0)}), 0, 0);
+        GraphBuilder bad;
+        bool threw = false;
+        try {
+            bad.apply1(makeElemwise(C::Mul), {});
+        } catch (const std::exception& e) {
+            threw = QString(e.what()).contains("one or more");
+        }
+        QVERIFY(threw);
     }
 
     // PyTensor's output_types_preference of each op.
