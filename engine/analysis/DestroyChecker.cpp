@@ -56,8 +56,15 @@ std::string aliasMapText(const AliasMap& m) {
 
 DestroyChecker::DestroyChecker(const Graph& g) {
     const std::vector<Node*> topo = g.toposort();
+    for (const Node* n : topo) m_base = std::min(m_base, n->id());
+    const size_t ids = static_cast<size_t>(g.nextNodeId() - m_base);
+    m_ord.assign(ids, -1);
+    m_extraSucc.resize(ids);
+    m_extraPred.resize(ids);
+    m_seen.assign(ids, 0);
+    m_want.assign(ids, 0);
     for (const Node* n : topo) {
-        m_ord[n] = static_cast<int>(m_at.size());
+        m_ord[slot(n)] = static_cast<int>(m_at.size());
         m_at.push_back(n);
     }
     // Over the original order: registering reorders m_at.
@@ -66,39 +73,43 @@ DestroyChecker::DestroyChecker(const Graph& g) {
             for (int i : ins) (void)tryDestroy(*n, i);
 }
 
+bool DestroyChecker::contains(const Node& n) const {
+    if (n.id() < m_base || slot(&n) >= m_ord.size()) return false;
+    const int o = m_ord[slot(&n)];
+    return o >= 0 && m_at[static_cast<size_t>(o)] == &n;
+}
+
 template <typename F> void DestroyChecker::forEachSucc(const Node* n, F&& f) {
     for (const Variable* o : n->outputs())
         for (const Client& c : o->clients())
             if (c.node) f(c.node);
-    if (auto it = m_extraSucc.find(n); it != m_extraSucc.end())
-        for (const Node* m : it->second) f(m);
+    for (const Node* m : m_extraSucc[slot(n)]) f(m);
 }
 
 template <typename F> void DestroyChecker::forEachPred(const Node* n, F&& f) {
     for (const Variable* v : n->inputs())
         if (v->owner()) f(v->owner());
-    if (auto it = m_extraPred.find(n); it != m_extraPred.end())
-        for (const Node* m : it->second) f(m);
+    for (const Node* m : m_extraPred[slot(n)]) f(m);
 }
 
 const Node* DestroyChecker::firstReached(const Node* from, const std::vector<const Node*>& targets) {
-    const int start = m_ord.at(from);
+    const int start = ord(from);
     int bound = -1;
-    std::unordered_set<const Node*> want;
+    newVisit();
     for (const Node* t : targets)
-        if (m_ord.at(t) > start) {
-            want.insert(t);
-            bound = std::max(bound, m_ord.at(t));
+        if (ord(t) > start) {
+            mark(m_want, t);
+            bound = std::max(bound, ord(t));
         }
-    if (want.empty()) return nullptr;  // the order is topological: nothing earlier is reachable
+    if (bound < 0) return nullptr;  // the order is topological: nothing earlier is reachable
     std::vector<const Node*> stack{from};
-    std::unordered_set<const Node*> seen{from};
+    mark(m_seen, from);
     while (!stack.empty()) {
         const Node* n = stack.back();
         stack.pop_back();
-        if (want.count(n)) return n;
+        if (marked(m_want, n)) return n;
         forEachSucc(n, [&](const Node* m) {
-            if (m_ord.at(m) <= bound && seen.insert(m).second) stack.push_back(m);
+            if (ord(m) <= bound && mark(m_seen, m)) stack.push_back(m);
         });
     }
     return nullptr;
@@ -109,51 +120,51 @@ void DestroyChecker::addOrderings(const std::vector<const Node*>& befores, const
     // reader's position (F) and the nodes reaching a late reader down to `after`'s
     // position (B) swap places, B first, each keeping its relative order. F only
     // moves up and B only down, so every other edge still points forward.
-    const int lb = m_ord.at(after);
+    const int lb = ord(after);
     int ub = -1;
     std::vector<const Node*> bwd;
-    std::unordered_set<const Node*> seenB;
+    newVisit();  // m_want marks B, m_seen marks F
     for (const Node* r : befores)
-        if (r != after && m_ord.at(r) > lb && seenB.insert(r).second) {
+        if (r != after && ord(r) > lb && mark(m_want, r)) {
             bwd.push_back(r);
-            ub = std::max(ub, m_ord.at(r));
+            ub = std::max(ub, ord(r));
         }
     if (!bwd.empty()) {
         std::vector<const Node*> fwd{after};
-        std::unordered_set<const Node*> seenF{after};
+        mark(m_seen, after);
         for (size_t k = 0; k < fwd.size(); ++k)
             forEachSucc(fwd[k], [&](const Node* m) {
-                if (m_ord.at(m) <= ub && seenF.insert(m).second) fwd.push_back(m);
+                if (ord(m) <= ub && mark(m_seen, m)) fwd.push_back(m);
             });
         for (size_t k = 0; k < bwd.size(); ++k)
             forEachPred(bwd[k], [&](const Node* m) {
-                if (m_ord.at(m) >= lb && seenB.insert(m).second) bwd.push_back(m);
+                if (ord(m) >= lb && mark(m_want, m)) bwd.push_back(m);
             });
-        auto byOrd = [&](const Node* a, const Node* b) { return m_ord.at(a) < m_ord.at(b); };
+        auto byOrd = [&](const Node* a, const Node* b) { return ord(a) < ord(b); };
         std::sort(fwd.begin(), fwd.end(), byOrd);
         std::sort(bwd.begin(), bwd.end(), byOrd);
         std::vector<int> slots;
-        for (const Node* n : bwd) slots.push_back(m_ord.at(n));
-        for (const Node* n : fwd) slots.push_back(m_ord.at(n));
+        for (const Node* n : bwd) slots.push_back(ord(n));
+        for (const Node* n : fwd) slots.push_back(ord(n));
         std::sort(slots.begin(), slots.end());
         size_t s = 0;
         for (const auto* list : {&bwd, &fwd})
             for (const Node* n : *list) {
-                m_ord[n] = slots[s];
+                m_ord[slot(n)] = slots[s];
                 m_at[static_cast<size_t>(slots[s])] = n;
                 ++s;
             }
     }
     for (const Node* r : befores)
         if (r != after) {
-            m_extraSucc[r].push_back(after);
-            m_extraPred[after].push_back(r);
+            m_extraSucc[slot(r)].push_back(after);
+            m_extraPred[slot(after)].push_back(r);
         }
 }
 
 std::optional<std::string> DestroyChecker::check(const Node& node, int i, Plan& plan) {
     if (i < 0 || i >= node.numInputs()) return inputName(i) + " does not exist";
-    if (!m_ord.count(&node)) return node.label() + " is not in the graph";
+    if (!contains(node)) return node.label() + " is not in the graph";
     const Variable* root = viewRoot(*node.input(i));
     if (root->isConstant() || !root->owner()) return inputName(i) + " is " + describeRoot(*root);
     if (auto it = m_destroyerOf.find(root); it != m_destroyerOf.end() && it->second != &node)
@@ -165,7 +176,7 @@ std::optional<std::string> DestroyChecker::check(const Node& node, int i, Plan& 
             if (c.node != &node) readers.push_back(c.node);
             else if (c.index != i) return inputName(c.index) + " reads the same value";
         }
-    std::sort(readers.begin(), readers.end(), [&](const Node* a, const Node* b) { return m_ord.at(a) < m_ord.at(b); });
+    std::sort(readers.begin(), readers.end(), [&](const Node* a, const Node* b) { return ord(a) < ord(b); });
     readers.erase(std::unique(readers.begin(), readers.end()), readers.end());
     if (const Node* late = firstReached(&node, readers)) return late->label() + " reads the value after this node";
     plan.root = root;

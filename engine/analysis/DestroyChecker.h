@@ -13,6 +13,7 @@
 // only when every other reader of it (and of its views) can run before.
 #include "ir/Graph.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -55,9 +56,28 @@ private:
     template <typename F> void forEachSucc(const Node* n, F&& f);
     template <typename F> void forEachPred(const Node* n, F&& f);
 
-    std::unordered_map<const Node*, int> m_ord;
+    // Per node, indexed by id - m_base (ids are dense and the structure is fixed):
+    // no hashing on the walks, which visit a node's successors many times.
+    size_t slot(const Node* n) const { return static_cast<size_t>(n->id() - m_base); }
+    int ord(const Node* n) const { return m_ord[slot(n)]; }
+    bool contains(const Node& n) const;
+    /// Starts a new visit: every mark of the previous one is forgotten in O(1).
+    void newVisit() { ++m_epoch; }
+    /// Marks `n` in the current visit; true when it was not marked yet.
+    bool mark(std::vector<uint32_t>& marks, const Node* n) {
+        uint32_t& m = marks[slot(n)];
+        if (m == m_epoch) return false;
+        m = m_epoch;
+        return true;
+    }
+    bool marked(const std::vector<uint32_t>& marks, const Node* n) const { return marks[slot(n)] == m_epoch; }
+
+    NodeId m_base = 0;
+    std::vector<int> m_ord;         // position in the order, -1 for ids not in the graph
     std::vector<const Node*> m_at;  // node at each position of the order
-    std::unordered_map<const Node*, std::vector<const Node*>> m_extraSucc, m_extraPred;
+    std::vector<std::vector<const Node*>> m_extraSucc, m_extraPred;
+    std::vector<uint32_t> m_seen, m_want;  // visit marks
+    uint32_t m_epoch = 0;
     std::unordered_map<const Variable*, const Node*> m_destroyerOf;  // by view root
 };
 

@@ -102,6 +102,7 @@ private:
     static constexpr size_t kSiblingGroups = 4;
     struct VarState {
         int processed = 0;          // readers already visited
+        int readers = -1;           // needed node clients, counted once (-1: not yet)
         std::vector<int> groups;    // most recent last
     };
 
@@ -115,8 +116,12 @@ private:
         }
         return r;
     }
-    int nodeClients(const Variable& v) const {
-        int c = 0;
+    // Counted once per variable: a broadcast constant read by every other node of a
+    // chain would otherwise be recounted at each reader (quadratic).
+    int nodeClients(const Variable& v) {
+        int& c = state(&v).readers;
+        if (c >= 0) return c;
+        c = 0;
         for (const Client& cl : v.clients()) c += cl.node && m_needed[indexOf(cl.node)];
         return c;
     }

@@ -130,11 +130,16 @@ bool StructuralNumbering::opsEquivalent(const Op& a, const Op& b) {
 }
 
 size_t StructuralNumbering::opHash(const Op& op) {
+    // Both kinds of hash are pure functions of the op's value: remembered on the op,
+    // so later passes (and other numberings) do not rehash a 5,000-op Composite.
+    if (const size_t known = op.rememberedStructuralHash()) return known;
     auto inner = op.innerGraph();
-    if (!inner) return op.hash();
+    if (!inner) return op.cachedHash();
     size_t h = static_cast<size_t>(op.kind());
     mix(h, std::hash<std::string>{}(op.params().dump()));
     mix(h, graphHash(inner));
+    if (h == 0) h = 1;  // as remembered
+    op.rememberStructuralHash(h);
     return h;
 }
 

@@ -35,7 +35,7 @@ void ValueNumbering::numberNode(const Node* n) {
         for (Variable* o : n->outputs()) m_number[o] = m_next++;
         return;
     }
-    size_t h = n->op().hash();
+    size_t h = n->op().cachedHash();
     for (uint64_t x : ins) h = mix(h, x);
     h = mix(h, static_cast<uint64_t>(n->numOutputs()));
     auto& bucket = m_nodes[h];

@@ -5,7 +5,6 @@
 #include "ir/GraphCopy.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 namespace tl {
 
@@ -143,15 +142,15 @@ Variable* Graph::findVariable(VarId id) const {
 std::vector<Node*> Graph::toposort() const {
     std::vector<Node*> order;
     order.reserve(m_nodeList.size());
-    std::unordered_set<const Node*> done;
-    done.reserve(m_nodeList.size() * 2);
+    // Marks by slot (dense, 0..numNodes-1): no hashing, one byte per node.
+    enum : uint8_t { kNew = 0, kOnStack = 1, kDone = 2 };
+    std::vector<uint8_t> mark(m_nodeList.size(), kNew);
     // Explicit stack of (node, next input to visit): no recursion on depth.
     std::vector<std::pair<Node*, int>> stack;
-    std::unordered_set<const Node*> onStack;
     auto visit = [&](Node* root) {
-        if (!root || done.count(root)) return;
+        if (!root || mark[root->m_slot] != kNew) return;
         stack.push_back({root, 0});
-        onStack.insert(root);
+        mark[root->m_slot] = kOnStack;
         while (!stack.empty()) {
             Node* n = stack.back().first;
             int next = stack.back().second;
@@ -159,21 +158,22 @@ std::vector<Node*> Graph::toposort() const {
                 ++stack.back().second;
                 Node* dep = n->m_inputs[next]->owner();
                 // A back edge (cycle) is skipped here; validate() reports it.
-                if (dep && !done.count(dep) && !onStack.count(dep)) {
+                if (dep && mark[dep->m_slot] == kNew) {
                     stack.push_back({dep, 0});
-                    onStack.insert(dep);
+                    mark[dep->m_slot] = kOnStack;
                 }
                 continue;
             }
-            done.insert(n);
-            onStack.erase(n);
+            mark[n->m_slot] = kDone;
             order.push_back(n);
             stack.pop_back();
         }
     };
     for (Variable* out : m_outputs) visit(out->owner());
     if (order.size() != m_nodeList.size()) {
-        std::vector<Node*> rest(m_nodeList.begin(), m_nodeList.end());
+        std::vector<Node*> rest;
+        for (Node* n : m_nodeList)
+            if (mark[n->m_slot] == kNew) rest.push_back(n);
         std::sort(rest.begin(), rest.end(), [](auto* a, auto* b) { return a->id() < b->id(); });
         for (Node* n : rest) visit(n);
     }
@@ -195,9 +195,12 @@ std::unique_ptr<Graph> Graph::clone() const {
 void Graph::addClient(Variable* v, Client c) { v->m_clients.push_back(c); }
 
 void Graph::removeClient(Variable* v, Client c) {
+    // From the back (a client appears once, so the same one is found): pruning a dead
+    // chain removes the newest readers of a widely shared value first, so the search
+    // and the erase stay short instead of crossing the whole list each time.
     auto& cl = v->m_clients;
-    auto it = std::find(cl.begin(), cl.end(), c);
-    if (it != cl.end()) cl.erase(it);
+    auto it = std::find(cl.rbegin(), cl.rend(), c);
+    if (it != cl.rend()) cl.erase(std::next(it).base());
 }
 
 void Graph::setInput(Node* node, int index, Variable* v) {
@@ -210,6 +213,17 @@ void Graph::setOutput(int index, Variable* v) {
     removeClient(m_outputs[index], Client{nullptr, index});
     m_outputs[index] = v;
     addClient(v, Client{nullptr, index});
+}
+
+void Graph::moveClients(Variable* old, Variable* now) {
+    if (old == now) return;
+    std::vector<Client> moved = std::move(old->m_clients);
+    old->m_clients.clear();
+    for (const Client& c : moved) {
+        if (c.isGraphOutput()) m_outputs[c.index] = now;
+        else c.node->m_inputs[c.index] = now;
+    }
+    now->m_clients.insert(now->m_clients.end(), moved.begin(), moved.end());
 }
 
 void Graph::setOp(Node* node, OpPtr op) { node->m_op = std::move(op); }

@@ -137,6 +137,10 @@ private:
     void removeClient(Variable* v, Client c);
     void setInput(Node* node, int index, Variable* v);
     void setOutput(int index, Variable* v);
+    /// Every client of `old` (nodes and graph outputs) now reads `now`, appended to
+    /// now's clients in old's order (as one setInput/setOutput per client would do),
+    /// in time linear in the number of clients.
+    void moveClients(Variable* old, Variable* now);
     void setOp(Node* node, OpPtr op);
     void eraseNode(Node* node);  // outputs must have no clients
     void eraseConstant(Variable* v);  // must have no clients

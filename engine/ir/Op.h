@@ -6,6 +6,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <atomic>
 #include <map>
 #include <optional>
 #include <memory>
@@ -95,8 +96,28 @@ public:
     virtual bool equals(const Op& other) const;
     virtual size_t hash() const;
 
+    /// hash(), computed on the first call and remembered (an op is an immutable
+    /// value, so its hash never changes): the merge pass and value numbering ask
+    /// once per node, and hash() may build the op's name or params.
+    size_t cachedHash() const {
+        size_t h = m_hash.load(std::memory_order_relaxed);
+        if (h != 0) return h;
+        h = hash();
+        if (h == 0) h = 1;  // 0 marks "not computed"; equal ops still hash equal
+        m_hash.store(h, std::memory_order_relaxed);
+        return h;
+    }
+    /// A hash consistent with structural equivalence of inner graphs
+    /// (analysis/GraphEquality.h), remembered by whoever computed it; 0 until then.
+    size_t rememberedStructuralHash() const { return m_structuralHash.load(std::memory_order_relaxed); }
+    void rememberStructuralHash(size_t h) const { m_structuralHash.store(h == 0 ? 1 : h, std::memory_order_relaxed); }
+
 private:
     OpKind m_kind;
+    // Caches of pure functions of the op's value; relaxed atomics: racing threads
+    // compute and store the same number.
+    mutable std::atomic<size_t> m_hash{0};
+    mutable std::atomic<size_t> m_structuralHash{0};
 };
 
 using OpPtr = std::shared_ptr<const Op>;

@@ -39,11 +39,7 @@ void checkCompatible(const Variable& old, const Variable& now) {
 void Rewriter::replace(Variable* old, Variable* replacement) {
     if (old == replacement) return;
     checkCompatible(*old, *replacement);
-    const std::vector<Client> clients = old->clients();
-    for (const Client& c : clients) {
-        if (c.isGraphOutput()) m_graph.setOutput(c.index, replacement);
-        else m_graph.setInput(c.node, c.index, replacement);
-    }
+    m_graph.moveClients(old, replacement);
     for (auto* l : m_listeners) l->variableReplaced(*old, *replacement);
     pruneFrom({old});
 }
@@ -171,11 +167,7 @@ void Rewriter::replayEdit(const GraphEdit& e) {
     case GraphEdit::Kind::ReplaceVariable: {
         Variable* old = var(e.before);
         Variable* now = var(e.after);
-        const std::vector<Client> clients = old->clients();
-        for (const Client& c : clients) {
-            if (c.isGraphOutput()) m_graph.setOutput(c.index, now);
-            else m_graph.setInput(c.node, c.index, now);
-        }
+        m_graph.moveClients(old, now);
         for (auto* l : m_listeners) l->variableReplaced(*old, *now);
         break;
     }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <unordered_set>
 
 namespace tl {
 
@@ -23,6 +22,35 @@ private:
         if (v.owner()) nodes.push_back(v.owner()->id());
     }
 };
+// Which node ids are in the worklist: one byte per id between the lowest id seen
+// and the highest (ids are dense: never reused, handed out in increasing order).
+class QueuedIds {
+public:
+    explicit QueuedIds(const Graph& g) {
+        for (const Node* n : g.nodes()) m_base = std::min(m_base, n->id());
+        m_marks.assign(static_cast<size_t>(g.nextNodeId() - m_base), 0);
+    }
+    /// True when `id` was not queued yet (it is now).
+    bool insert(NodeId id) {
+        if (id < m_base) {
+            m_marks.insert(m_marks.begin(), static_cast<size_t>(m_base - id), 0);
+            m_base = id;
+        }
+        const size_t k = static_cast<size_t>(id - m_base);
+        if (k >= m_marks.size()) m_marks.resize(std::max(k + 1, m_marks.size() * 2), 0);
+        if (m_marks[k]) return false;
+        m_marks[k] = 1;
+        return true;
+    }
+    void erase(NodeId id) {
+        const size_t k = static_cast<size_t>(id - m_base);
+        if (id >= m_base && k < m_marks.size()) m_marks[k] = 0;
+    }
+
+private:
+    NodeId m_base = 0;
+    std::vector<char> m_marks;
+};
 } // namespace
 
 EquilibriumDriver::EquilibriumDriver(std::string name, std::vector<std::string> tags,
@@ -40,7 +68,7 @@ bool EquilibriumDriver::run(Rewriter& rewriter, const RewriteOptions& options) {
         for (OpKind k : r->rootKinds()) byKind[static_cast<int>(k)].push_back(r);
 
     std::deque<NodeId> work;
-    std::unordered_set<NodeId> queued;
+    QueuedIds queued(g);
     for (Node* n : g.toposort()) {
         work.push_back(n->id());
         queued.insert(n->id());
@@ -73,7 +101,7 @@ bool EquilibriumDriver::run(Rewriter& rewriter, const RewriteOptions& options) {
             ++m_fired;
             changed = true;
             for (NodeId t : touched.nodes)
-                if (queued.insert(t).second) work.push_back(t);
+                if (queued.insert(t)) work.push_back(t);
             break;  // the node may be gone or different: offer it again if it was touched
         }
     }

@@ -9,9 +9,6 @@
 #include "rewrite/RewriteBase.h"
 #include "rewrite/Rewrites.h"
 
-#include <sstream>
-
-#include <optional>
 
 namespace tl {
 
@@ -34,29 +31,29 @@ public:
             Node* node = rw.graph().findNode(id);
             if (!node) continue;
             const auto& scan = static_cast<const ScanOp&>(node->op());
-            // A copy: setOp below replaces (and may free) the op `scan` refers to.
-            const ScanInfo info = scan.info();
-            std::optional<RewriteScope> step;  // one step per Scan, opened by its first inplace state
-            const std::string before = aliasMapText(scan.destroyMap());
+            const ScanInfo& info = scan.info();
+            // Every state the checker allows, then one setOp: a new ScanOp (and its type
+            // inference) per Scan, not per state.
+            std::vector<int> states = scan.inplaceStates();
+            const size_t already = states.size();
             for (int s = 0; s < info.nTracedStates(); ++s) {
-                const auto& current = static_cast<const ScanOp&>(node->op());
-                if (current.isInplace(s)) continue;
+                if (scan.isInplace(s)) continue;
                 const int bufferInput = info.outerInMitMot() + s;
                 if (auto why = checker.tryDestroy(*node, bufferInput)) {
                     rw.notifyMatchFailure(name(), *node, [&] { return "state " + std::to_string(s) + ": " + *why; });
                     continue;
                 }
-                if (!step) step.emplace(rw, name(), node);
-                std::vector<int> states = current.inplaceStates();
                 states.push_back(s);
-                rw.setOp(node, current.withInplace(states));
             }
-            if (step) {
+            if (states.size() == already) continue;
+            {
+                RewriteScope step(rw, name(), node);
+                const std::string before = aliasMapText(scan.destroyMap());
+                rw.setOp(node, scan.withInplace(std::move(states)));  // frees `scan`
                 rw.attribute(node->id(), "destroy_map", before, aliasMapText(node->op().destroyMap()));
-                step->setChanged();
-                step.reset();
-                changed = true;
+                step.setChanged();
             }
+            changed = true;
         }
         return changed;
     }

@@ -103,7 +103,7 @@ std::shared_ptr<const Graph> rebuildInnerGraph(const Graph& inner, const std::ve
         std::vector<Variable*> newIns;
         for (Variable* in : n->inputs()) newIns.push_back(lookup(in));
         if (dedup && ValueNumbering::mergeable(*n)) {
-            size_t h = n->op().hash();
+            size_t h = n->op().cachedHash();
             for (Variable* v : newIns) h = mixHash(h, std::hash<const void*>{}(v));
             Node* same = nullptr;
             for (Node* m : seen[h])
@@ -116,7 +116,7 @@ std::shared_ptr<const Graph> rebuildInnerGraph(const Graph& inner, const std::ve
         Node* c = copyNode(g, *n, newIns, CopyIds::Keep);
         for (int k = 0; k < n->numOutputs(); ++k) map[n->output(k)] = c->output(k);
         if (dedup && ValueNumbering::mergeable(*n)) {
-            size_t h = n->op().hash();
+            size_t h = n->op().cachedHash();
             for (Variable* v : newIns) h = mixHash(h, std::hash<const void*>{}(v));
             seen[h].push_back(c);
         }

@@ -117,6 +117,67 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(GraphError, rw.replace(c.nodes[0]->output(0), other));
     }
 
+    // Passes walk client lists in order (worklists, fusion), so replace and pruning keep
+    // the order one setInput per client would give: the replacement's own clients
+    // first, then the moved ones in their old order.
+    void replaceAndPruneKeepClientOrder() {
+        GraphAssembler ga;
+        auto op = std::make_shared<PassOp>();
+        Variable* x = ga.addInput(Type::tensor(DType::Float64, {7}), "x");
+        Variable* y = ga.addInput(Type::tensor(DType::Float64, {7}), "y");
+        Node* onY = ga.addNode(op, {y});
+        std::vector<Node*> onX;
+        for (int i = 0; i < 5; ++i) onX.push_back(ga.addNode(op, {x, x}));
+        std::vector<Variable*> outs{onY->output(0), x};
+        for (Node* n : onX) outs.push_back(n->output(0));
+        outs.pop_back();  // the last reader of x feeds nothing: pruned below
+        ga.setOutputs(outs);
+        auto g = ga.finish();
+        Rewriter rw(*g);
+        rw.pruneDead();
+        QCOMPARE(g->numNodes(), size_t(5));
+        // x: (onX[k], 0), (onX[k], 1) for k < 4, then graph output 1.
+        QCOMPARE(x->clients().size(), size_t(9));
+        QVERIFY(x->clients().back().isGraphOutput());
+        rw.replace(x, y);
+        QVERIFY(x->clients().empty());
+        std::vector<Client> want{{onY, 0}};
+        for (int k = 0; k < 4; ++k) {
+            want.push_back({onX[k], 0});
+            want.push_back({onX[k], 1});
+        }
+        want.push_back({nullptr, 1});
+        QCOMPARE(y->clients().size(), want.size());
+        for (size_t i = 0; i < want.size(); ++i) QVERIFY2(y->clients()[i] == want[i], std::to_string(i).c_str());
+        QCOMPARE(g->output(1), y);
+        QVERIFY(g->validate().empty());
+        // Output 3 now reads y, which erases onX[1]; the other clients keep their order.
+        rw.setOutput(3, y);
+        want.erase(want.begin() + 3, want.begin() + 5);
+        want.push_back({nullptr, 3});
+        QCOMPARE(g->numNodes(), size_t(4));
+        QCOMPARE(y->clients().size(), want.size());
+        for (size_t i = 0; i < want.size(); ++i) QVERIFY2(y->clients()[i] == want[i], std::to_string(i).c_str());
+        QVERIFY(g->validate().empty());
+    }
+
+    // Nodes no output needs come after the reachable ones, by id, inputs first.
+    void toposortPlacesUnreachableNodesById() {
+        GraphAssembler ga;
+        auto op = std::make_shared<PassOp>();
+        Variable* x = ga.addInput(Type::tensor(DType::Float64, {7}), "x");
+        Node* a = ga.addNode(op, {x});
+        Node* deadB = ga.addNode(op, {a->output(0)});
+        Node* deadC = ga.addNode(op, {x});
+        Node* deadD = ga.addNode(op, {deadC->output(0), deadB->output(0)});
+        Node* out = ga.addNode(op, {a->output(0)});
+        ga.setOutputs({out->output(0)});
+        auto g = ga.finish();
+        const std::vector<Node*> order = g->toposort();
+        const std::vector<Node*> want{a, out, deadB, deadC, deadD};
+        QCOMPARE(order, want);
+    }
+
     void addNodeErrorNamesTheNode() {
         GraphAssembler ga;
         try {
