@@ -168,7 +168,7 @@ private slots:
         const NDArray r64 = run(DType::Float64, DType::Float64, a, b);
         TL_COMPARE_ARRAYS(r64, vec(DType::Float64, want64), 0, 0);
         QVERIFY(std::signbit(r64.flatGet(1)) && std::signbit(r64.flatGet(11)));
-        TL_COMPARE_ARRAYS(run(DType::Float32, DType::Float32, a, b), vec(DType::Float32, want32), 0, 0);
+        TL_COMPARE_ARRAYS(run(DType::Float32, DType::Float32, a, b), vec(DType::Float32, want32), kVectorMathRtol32, 0);
         // int8 with int8 -> float32.
         const std::vector<double> ia = {1, -1, 0, 100}, ib = {1, 2, -3, 0};
         std::vector<double> wi;
@@ -176,7 +176,7 @@ private slots:
             wi.push_back(static_cast<double>(std::atan2(static_cast<float>(ia[i]), static_cast<float>(ib[i]))));
         const NDArray ri = run(DType::Int8, DType::Int8, ia, ib);
         QCOMPARE(ri.dtype(), DType::Float32);
-        TL_COMPARE_ARRAYS(ri, vec(DType::Float32, wi), 0, 0);
+        TL_COMPARE_ARRAYS(ri, vec(DType::Float32, wi), kVectorMathRtol32, 0);
     }
 
     void clipKernel() {
