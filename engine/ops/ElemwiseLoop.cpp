@@ -1,5 +1,6 @@
 #include "ops/ElemwiseLoop.h"
 
+#include "core/ThreadPool.h"
 #include "ir/Op.h"
 #include "ops/ScalarProgram.h"
 
@@ -11,6 +12,11 @@ namespace tl {
 namespace {
 
 constexpr size_t kMaxFastOperands = 16;
+// Contiguous work is split across threads from this many elements on (a few
+// hundred microseconds of exp: far above the pool's hand-off cost, far above any
+// Scan step's rows), in chunks of whole blocks.
+constexpr int64_t kParallelElements = int64_t{1} << 16;
+constexpr int64_t kParallelChunk = int64_t{1} << 14;
 
 struct ByteRange {
     const std::byte* lo = nullptr;
@@ -78,22 +84,33 @@ bool runFast(const ScalarProgram& prog, std::span<const NDArray> inputs, std::sp
             aliased[o] = true;
         }
     }
-    ProgramWorkspace& ws = ProgramWorkspace::local();
-    ws.bind(prog, numAliased);
-    void* scratch[kMaxFastOperands];
-    int k = 0;
-    for (size_t o = 0; o < nout; ++o) scratch[o] = aliased[o] ? ws.extraBlock(k++) : nullptr;
-    const void* ip[kMaxFastOperands];
-    void* op[kMaxFastOperands];
-    for (int64_t start = 0; start < total; start += kBlockSize) {
-        const int64_t n = std::min(kBlockSize, total - start);
-        for (size_t i = 0; i < nin; ++i) ip[i] = inBase[i] + start * inSize[i];
-        for (size_t o = 0; o < nout; ++o) op[o] = aliased[o] ? scratch[o] : outBase[o] + start * outSize[o];
-        prog.runBlock(ws, ip, op, n);
-        // Aliased outputs are stored only after every input element of the block was read.
-        for (size_t o = 0; o < nout; ++o)
-            if (aliased[o]) std::memcpy(outBase[o] + start * outSize[o], scratch[o], static_cast<size_t>(n * outSize[o]));
+    // Elements [begin, end) on the calling thread, with its own workspace.
+    auto runRange = [&](int64_t begin, int64_t end) {
+        ProgramWorkspace& ws = ProgramWorkspace::local();
+        ws.bind(prog, numAliased);
+        void* scratch[kMaxFastOperands];
+        int k = 0;
+        for (size_t o = 0; o < nout; ++o) scratch[o] = aliased[o] ? ws.extraBlock(k++) : nullptr;
+        const void* ip[kMaxFastOperands];
+        void* op[kMaxFastOperands];
+        for (int64_t start = begin; start < end; start += kBlockSize) {
+            const int64_t n = std::min(kBlockSize, end - start);
+            for (size_t i = 0; i < nin; ++i) ip[i] = inBase[i] + start * inSize[i];
+            for (size_t o = 0; o < nout; ++o) op[o] = aliased[o] ? scratch[o] : outBase[o] + start * outSize[o];
+            prog.runBlock(ws, ip, op, n);
+            // Aliased outputs are stored only after every input element of the block was read.
+            for (size_t o = 0; o < nout; ++o)
+                if (aliased[o]) std::memcpy(outBase[o] + start * outSize[o], scratch[o], static_cast<size_t>(n * outSize[o]));
+        }
+    };
+    // Elements are independent, so how the range is split never changes a result.
+    ThreadPool& pool = ThreadPool::instance();
+    if (total < kParallelElements || pool.threads() == 1) {
+        runRange(0, total);
+        return true;
     }
+    const int64_t chunks = (total + kParallelChunk - 1) / kParallelChunk;
+    pool.parallelFor(chunks, [&](int64_t c) { runRange(c * kParallelChunk, std::min(total, (c + 1) * kParallelChunk)); });
     return true;
 }
 

@@ -6,6 +6,7 @@
 // is contiguous and of the right dtype), mapped, then folded.
 #include "ops/ReduceKernel.h"
 
+#include "core/ThreadPool.h"
 #include "ir/Op.h"
 #include "ops/ArrayOpUtil.h"
 #include "ops/ElemwiseLoop.h"
@@ -18,6 +19,10 @@
 namespace tl {
 
 namespace {
+
+// A full reduction of a row longer than this folds fixed chunks of it into
+// partial results (possibly on several threads) and then the partials in order.
+constexpr int64_t kReduceChunk = int64_t{1} << 16;
 
 struct Dim {
     int64_t size;
@@ -55,15 +60,18 @@ std::vector<Dim> walkDims(const Shape& shape, const std::vector<bool>& reduced, 
 // 64-byte aligned scratch blocks of kBlockSize elements of up to 8 bytes.
 class Scratch {
 public:
-    explicit Scratch(size_t blocks) : m_storage(blocks * kBytes + 64) {
+    Scratch(size_t blocks, size_t pointers) : m_storage(blocks * kBytes + 64), m_pointers(pointers) {
         const auto addr = reinterpret_cast<uintptr_t>(m_storage.data());
         m_base = m_storage.data() + ((64 - addr % 64) % 64);
     }
     void* block(size_t k) { return m_base + k * kBytes; }
+    /// Room for one pointer per input.
+    const void** pointers() { return m_pointers.data(); }
 
 private:
     static constexpr size_t kBytes = static_cast<size_t>(kBlockSize) * 8;
     std::vector<std::byte> m_storage;
+    std::vector<const void*> m_pointers;
     std::byte* m_base;
 };
 
@@ -116,87 +124,114 @@ void runReduction(const ReducePlan& plan, std::span<const NDArray> inputs, const
         std::vector<GatherFn> gather(k);
         for (size_t i = 0; i < k; ++i) gather[i] = gatherKernel(inputs[i].dtype(), want[i]);
         const BlockFn boolToAcc = plan.asBool && plan.accDType != DType::Bool ? convertBlockKernel(DType::Bool, plan.accDType) : nullptr;
-        Scratch scratch(k + 2);
-        ProgramWorkspace* ws = nullptr;
-        if (plan.map) {
-            ws = &ProgramWorkspace::local();
-            ws->bind(*plan.map, 0);
-        }
         const int nw = static_cast<int>(dims.size());
         const int64_t inner = nw ? dims.back().size : 1;
         const bool innerReduced = nw ? dims.back().reduced : true;
-        std::vector<int64_t> idx(static_cast<size_t>(std::max(nw - 1, 0)), 0);
+        // One block of the innermost dimension: elements [j0, j0 + n) of the row at
+        // `base` (per input, in elements), gathered, mapped and folded into the
+        // accumulator row `accRow`. Scratch and workspace belong to the calling thread.
+        auto foldBlock = [&](Scratch& scratch, ProgramWorkspace* ws, const int64_t* base, int64_t accBase, std::byte* accRow,
+                             int64_t j0, int64_t n) {
+            const void** src = scratch.pointers();
+            for (size_t i = 0; i < k; ++i) {
+                const int64_t stride = nw ? dims.back().strides[i] : 0;
+                const std::byte* p = static_cast<const std::byte*>(inputs[i].storage()->data()) +
+                                     (base[i] + j0 * stride) * static_cast<int64_t>(dtypeSize(inputs[i].dtype()));
+                if (stride == 1 && inputs[i].dtype() == want[i]) {
+                    src[i] = p;
+                } else {
+                    gather[i](p, stride, scratch.block(i), n);
+                    src[i] = scratch.block(i);
+                }
+            }
+            void* mapped = scratch.block(k);
+            void* accBlock = scratch.block(k + 1);
+            const void* m = src[0];
+            if (plan.map) {
+                void* outs[1] = {mapped};
+                plan.map->runBlock(*ws, src, outs, n);
+                m = mapped;
+            } else if (boolToAcc) {
+                BlockInstr conv;
+                conv.fn = boolToAcc;
+                conv.dst = 1;
+                conv.src[0] = 0;
+                void* slots[2] = {const_cast<void*>(m), accBlock};
+                boolToAcc(conv, slots, n);
+                m = accBlock;
+            }
+            if (fold.into) {
+                if (innerReduced) fold.all(accRow, m, n);
+                else fold.into(accRow + j0 * static_cast<int64_t>(accBytes), m, n);
+                return;
+            }
+            // The Composite itself, element by element, from the first element of each output.
+            for (int64_t j = 0; j < n; ++j) {
+                const int64_t o = accBase + (innerReduced ? 0 : j0 + j);
+                std::byte* ao = static_cast<std::byte*>(acc) + o * static_cast<int64_t>(accBytes);
+                const void* mj = static_cast<const std::byte*>(m) + j * static_cast<int64_t>(accBytes);
+                if (!seen[static_cast<size_t>(o)]) {
+                    std::memcpy(ao, mj, accBytes);
+                    seen[static_cast<size_t>(o)] = true;
+                    continue;
+                }
+                alignas(8) std::byte next[8];
+                const void* ins[2] = {ao, mj};
+                void* outs[1] = {next};
+                ProgramWorkspace& cws = ProgramWorkspace::local();
+                cws.bind(*plan.combine, 0);
+                plan.combine->runBlock(cws, ins, outs, 1);
+                std::memcpy(ao, next, accBytes);
+            }
+        };
         std::vector<int64_t> base(k);
         for (size_t i = 0; i < k; ++i) base[i] = inputs[i].offset();
-        int64_t accBase = 0;
-        std::vector<const void*> src(k);
-        void* mapped = scratch.block(k);
-        void* accBlock = scratch.block(k + 1);
-        while (true) {
-            for (int64_t j0 = 0; j0 < inner; j0 += kBlockSize) {
-                const int64_t n = std::min(kBlockSize, inner - j0);
-                for (size_t i = 0; i < k; ++i) {
-                    const int64_t stride = nw ? dims.back().strides[i] : 0;
-                    const std::byte* p = static_cast<const std::byte*>(inputs[i].storage()->data()) +
-                                         (base[i] + j0 * stride) * static_cast<int64_t>(dtypeSize(inputs[i].dtype()));
-                    if (stride == 1 && inputs[i].dtype() == want[i]) {
-                        src[i] = p;
-                    } else {
-                        gather[i](p, stride, scratch.block(i), n);
-                        src[i] = scratch.block(i);
-                    }
-                }
-                const void* m = src[0];
+        if (nw == 1 && innerReduced && fold.into && inner > kReduceChunk) {
+            // One long row folded into one value: partial results of fixed chunks (the
+            // same for any thread count), folded in chunk order, so the sum is
+            // bit-identical however many threads computed the partials.
+            const int64_t chunks = (inner + kReduceChunk - 1) / kReduceChunk;
+            std::vector<std::byte> partials(static_cast<size_t>(chunks) * accBytes);
+            fold.fill(partials.data(), chunks);
+            ThreadPool::instance().parallelFor(chunks, [&](int64_t c) {
+                Scratch scratch(k + 2, k);
+                ProgramWorkspace* ws = nullptr;
                 if (plan.map) {
-                    void* outs[1] = {mapped};
-                    plan.map->runBlock(*ws, src.data(), outs, n);
-                    m = mapped;
-                } else if (boolToAcc) {
-                    BlockInstr conv;
-                    conv.fn = boolToAcc;
-                    conv.dst = 1;
-                    conv.src[0] = 0;
-                    void* slots[2] = {const_cast<void*>(m), accBlock};
-                    boolToAcc(conv, slots, n);
-                    m = accBlock;
+                    ws = &ProgramWorkspace::local();
+                    ws->bind(*plan.map, 0);
                 }
-                std::byte* a = static_cast<std::byte*>(acc) + accBase * static_cast<int64_t>(accBytes);
-                if (fold.into) {
-                    if (innerReduced) fold.all(a, m, n);
-                    else fold.into(a + j0 * static_cast<int64_t>(accBytes), m, n);
-                } else {
-                    // The Composite itself, element by element, from the first element of each output.
-                    for (int64_t j = 0; j < n; ++j) {
-                        const int64_t o = accBase + (innerReduced ? 0 : j0 + j);
-                        std::byte* ao = static_cast<std::byte*>(acc) + o * static_cast<int64_t>(accBytes);
-                        const void* mj = static_cast<const std::byte*>(m) + j * static_cast<int64_t>(accBytes);
-                        if (!seen[static_cast<size_t>(o)]) {
-                            std::memcpy(ao, mj, accBytes);
-                            seen[static_cast<size_t>(o)] = true;
-                            continue;
-                        }
-                        alignas(8) std::byte next[8];
-                        const void* ins[2] = {ao, mj};
-                        void* outs[1] = {next};
-                        ProgramWorkspace& cws = ProgramWorkspace::local();
-                        cws.bind(*plan.combine, 0);
-                        plan.combine->runBlock(cws, ins, outs, 1);
-                        std::memcpy(ao, next, accBytes);
-                    }
+                std::byte* partial = partials.data() + c * static_cast<int64_t>(accBytes);
+                const int64_t end = std::min(inner, (c + 1) * kReduceChunk);
+                for (int64_t j0 = c * kReduceChunk; j0 < end; j0 += kBlockSize)
+                    foldBlock(scratch, ws, base.data(), 0, partial, j0, std::min(kBlockSize, end - j0));
+            });
+            fold.all(acc, partials.data(), chunks);
+        } else {
+            Scratch scratch(k + 2, k);
+            ProgramWorkspace* ws = nullptr;
+            if (plan.map) {
+                ws = &ProgramWorkspace::local();
+                ws->bind(*plan.map, 0);
+            }
+            std::vector<int64_t> idx(static_cast<size_t>(std::max(nw - 1, 0)), 0);
+            int64_t accBase = 0;
+            while (true) {
+                std::byte* accRow = static_cast<std::byte*>(acc) + accBase * static_cast<int64_t>(accBytes);
+                for (int64_t j0 = 0; j0 < inner; j0 += kBlockSize)
+                    foldBlock(scratch, ws, base.data(), accBase, accRow, j0, std::min(kBlockSize, inner - j0));
+                // Next outer index.
+                int d = nw - 2;
+                for (; d >= 0; --d) {
+                    const Dim& dim = dims[static_cast<size_t>(d)];
+                    for (size_t i = 0; i < k; ++i) base[i] += dim.strides[i];
+                    accBase += dim.accStride;
+                    if (++idx[static_cast<size_t>(d)] < dim.size) break;
+                    for (size_t i = 0; i < k; ++i) base[i] -= dim.strides[i] * dim.size;
+                    accBase -= dim.accStride * dim.size;
+                    idx[static_cast<size_t>(d)] = 0;
                 }
+                if (d < 0) break;
             }
-            // Next outer index.
-            int d = nw - 2;
-            for (; d >= 0; --d) {
-                const Dim& dim = dims[static_cast<size_t>(d)];
-                for (size_t i = 0; i < k; ++i) base[i] += dim.strides[i];
-                accBase += dim.accStride;
-                if (++idx[static_cast<size_t>(d)] < dim.size) break;
-                for (size_t i = 0; i < k; ++i) base[i] -= dim.strides[i] * dim.size;
-                accBase -= dim.accStride * dim.size;
-                idx[static_cast<size_t>(d)] = 0;
-            }
-            if (d < 0) break;
         }
     }
     if (acc != result.rawData() && outSize > 0)

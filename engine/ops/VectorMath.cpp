@@ -1,0 +1,288 @@
+#include "ops/VectorMath.h"
+
+#include "ops/ScalarOps.h"
+#include "ops/VectorMathLoops.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+namespace tl::vmath {
+
+namespace {
+
+struct Isa {
+    detail::LoopTable table;
+    const char* name = "";
+};
+
+// Calls every loop once before any kernel can run on two threads: SLEEF's entry
+// points resolve their CPU-specific target on first call.
+void warm(const detail::LoopTable& t) {
+    double d = 0.5, dr = 0;
+    float f = 0.5f, fr = 0;
+    for (int k = 0; k < kNumFns; ++k) {
+        if (t.d[k]) t.d[k](&d, &dr, 1);
+        if (t.f[k]) t.f[k](&f, &fr, 1);
+        if (t.d2[k]) t.d2[k](&d, &d, &dr, 1);
+        if (t.f2[k]) t.f2[k](&f, &f, &fr, 1);
+    }
+}
+
+const Isa& avx() {
+    static const Isa isa = [] {
+        Isa i;
+        detail::fillAvxTable(i.table);
+        i.name = "avx";
+        warm(i.table);
+        return i;
+    }();
+    return isa;
+}
+
+const Isa& sse2() {
+    static const Isa isa = [] {
+        Isa i;
+        detail::fillSse2Table(i.table);
+        i.name = "sse2";
+        warm(i.table);
+        return i;
+    }();
+    return isa;
+}
+
+bool cpuHasAvx() { return __builtin_cpu_supports("avx"); }
+
+std::atomic<const Isa*>& current() {
+    static std::atomic<const Isa*> isa{cpuHasAvx() ? &avx() : &sse2()};
+    return isa;
+}
+
+std::atomic<bool> g_vectorised{true};
+
+// ---- lanes recomputed with the C library ----------------------------------
+// IEEE fields per type: exponent field width and the band of result exponents
+// that SLEEF's results are trusted in. Outside it (|r| below 2^-991 / 2^-119 or
+// from 2^992 / 2^120 on, zeros, subnormals, inf, NaN) the C library decides, so
+// overflow and underflow happen exactly where std:: has them.
+template <typename T> struct Ieee;
+template <> struct Ieee<double> {
+    using U = uint64_t;
+    static constexpr int kShift = 52;
+    static constexpr U kMask = 0x7ff, kLo = 0x020, kHi = 0x7df;
+};
+template <> struct Ieee<float> {
+    using U = uint32_t;
+    static constexpr int kShift = 23;
+    static constexpr U kMask = 0xff, kLo = 0x08, kHi = 0xf6;
+};
+
+template <typename T> inline typename Ieee<T>::U exponentField(T x) {
+    typename Ieee<T>::U u;
+    std::memcpy(&u, &x, sizeof u);
+    return (u >> Ieee<T>::kShift) & Ieee<T>::kMask;
+}
+/// ±0, subnormal, ±inf or NaN.
+template <typename T> inline bool specialArg(T x) { return exponentField(x) - 1 >= Ieee<T>::kMask - 1; }
+/// Outside the band where SLEEF's result is used.
+template <typename T> inline bool edgeResult(T r) { return exponentField(r) - Ieee<T>::kLo > Ieee<T>::kHi - Ieee<T>::kLo; }
+template <typename T> inline bool signBit(T x) { return std::signbit(x); }
+
+// Per function, the arguments the C library handles specially beyond the
+// generic ones: pow's negative bases and base 1 (pow(1, nan) = 1).
+template <typename T> inline bool recompute1(T a, T r) { return specialArg(a) | edgeResult(r); }
+template <typename T> inline bool recompute2(Fn f, T a, T b, T r) {
+    bool bad = specialArg(a) | specialArg(b) | edgeResult(r);
+    if (f == Fn::Pow) bad = bad | signBit(a) | (a == T(1));
+    return bad;
+}
+
+template <typename T> T reference1(Fn f, T a) {
+    using C = Fn;
+    switch (f) {
+    case C::Exp: return scalar_fn::exp(a);
+    case C::Expm1: return scalar_fn::expm1(a);
+    case C::Exp2: return scalar_fn::exp2(a);
+    case C::Log: return scalar_fn::log(a);
+    case C::Log1p: return scalar_fn::log1p(a);
+    case C::Log2: return scalar_fn::log2(a);
+    case C::Log10: return scalar_fn::log10(a);
+    case C::Sqrt: return scalar_fn::sqrt(a);
+    case C::Sin: return scalar_fn::sin(a);
+    case C::Cos: return scalar_fn::cos(a);
+    case C::Tan: return scalar_fn::tan(a);
+    case C::Sinh: return scalar_fn::sinh(a);
+    case C::Cosh: return scalar_fn::cosh(a);
+    case C::Tanh: return scalar_fn::tanh(a);
+    case C::ArcSin: return scalar_fn::arcsin(a);
+    case C::ArcCos: return scalar_fn::arccos(a);
+    case C::ArcTan: return scalar_fn::arctan(a);
+    case C::ArcSinh: return scalar_fn::arcsinh(a);
+    case C::ArcCosh: return scalar_fn::arccosh(a);
+    case C::ArcTanh: return scalar_fn::arctanh(a);
+    case C::Erf: return scalar_fn::erf(a);
+    case C::Erfc: return scalar_fn::erfc(a);
+    case C::Sigmoid: return scalar_fn::sigmoid(a);
+    case C::Softplus: return scalar_fn::softplus(a);
+    case C::Log1mexp: return scalar_fn::log1mexp(a);
+    case C::Pow:
+    case C::ArcTan2: break;
+    }
+    return a;
+}
+
+template <typename T> T reference2(Fn f, T a, T b) {
+    return f == Fn::Pow ? scalar_fn::pow(a, b) : scalar_fn::arctan2(a, b);
+}
+
+template <typename T> void fixup1(Fn f, const T* a, T* out, int64_t n) {
+    bool any = false;
+    for (int64_t i = 0; i < n; ++i) any |= recompute1(a[i], out[i]);
+    if (!any) return;
+    for (int64_t i = 0; i < n; ++i)
+        if (recompute1(a[i], out[i])) out[i] = reference1(f, a[i]);
+}
+
+template <typename T> void fixup2(Fn f, const T* a, const T* b, T* out, int64_t n) {
+    bool any = false;
+    for (int64_t i = 0; i < n; ++i) any |= recompute2(f, a[i], b[i], out[i]);
+    if (!any) return;
+    for (int64_t i = 0; i < n; ++i)
+        if (recompute2(f, a[i], b[i], out[i])) out[i] = reference2(f, a[i], b[i]);
+}
+
+template <typename T> auto loopOf(const detail::LoopTable& t, Fn f) {
+    if constexpr (std::is_same_v<T, double>) return t.d[static_cast<int>(f)];
+    else return t.f[static_cast<int>(f)];
+}
+
+// A SLEEF function on any n, special lanes from the C library.
+template <typename T> void primitive(const detail::LoopTable& t, Fn f, const T* a, T* out, int64_t n) {
+    loopOf<T>(t, f)(a, out, n);
+    fixup1(f, a, out, n);
+}
+
+constexpr int64_t kChunk = 256;  // the compositions' temporaries, on the stack
+
+// GCC cannot see that the temporaries below are written for every i < n before
+// they are read (n <= kChunk), and warns; clearing them per chunk would cost time.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+// PyTensor's compositions (ops/ScalarOps.h), each piece vectorised, the same
+// branches chosen per lane; the lanes the pieces cannot settle come from the
+// scalar formula.
+template <typename T> void sigmoidChunk(const detail::LoopTable& t, const T* a, T* out, int64_t n) {
+    alignas(64) T neg[kChunk], e[kChunk];
+    for (int64_t i = 0; i < n; ++i) neg[i] = -a[i];
+    primitive(t, Fn::Exp, neg, e, n);
+    for (int64_t i = 0; i < n; ++i) out[i] = T(1) / (T(1) + e[i]);
+}
+
+template <typename T> void softplusChunk(const detail::LoopTable& t, const T* a, T* out, int64_t n) {
+    alignas(64) T neg[kChunk], e[kChunk], l[kChunk], en[kChunk];
+    for (int64_t i = 0; i < n; ++i) neg[i] = -a[i];
+    primitive(t, Fn::Exp, a, e, n);
+    primitive(t, Fn::Log1p, e, l, n);
+    primitive(t, Fn::Exp, neg, en, n);
+    for (int64_t i = 0; i < n; ++i) {
+        const T x = a[i];
+        out[i] = x < T(-37.0) ? e[i] : (x < T(18.0) ? l[i] : (x < T(33.3) ? x + en[i] : x));
+    }
+}
+
+// log1mexp is computed in double for either dtype (scalar_fn::log1mexp).
+void log1mexpChunk(const detail::LoopTable& t, const double* a, double* out, int64_t n) {
+    alignas(64) double e[kChunk], p[kChunk], m[kChunk], q[kChunk];
+    primitive(t, Fn::Exp, a, e, n);
+    for (int64_t i = 0; i < n; ++i) e[i] = -e[i];
+    primitive(t, Fn::Log1p, e, p, n);
+    primitive(t, Fn::Expm1, a, m, n);
+    for (int64_t i = 0; i < n; ++i) m[i] = -m[i];
+    primitive(t, Fn::Log, m, q, n);
+    for (int64_t i = 0; i < n; ++i) out[i] = a[i] < -0.6931471805599453 ? p[i] : q[i];
+}
+void log1mexpChunk(const detail::LoopTable& t, const float* a, float* out, int64_t n) {
+    alignas(64) double x[kChunk], r[kChunk];
+    for (int64_t i = 0; i < n; ++i) x[i] = a[i];
+    log1mexpChunk(t, x, r, n);
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<float>(r[i]);
+}
+
+#pragma GCC diagnostic pop
+
+template <typename T> void applyVector(Fn f, const T* a, T* out, int64_t n) {
+    const detail::LoopTable& t = current().load(std::memory_order_relaxed)->table;
+    if (f != Fn::Sigmoid && f != Fn::Softplus && f != Fn::Log1mexp) {
+        primitive(t, f, a, out, n);
+        return;
+    }
+    for (int64_t s = 0; s < n; s += kChunk) {
+        const int64_t m = std::min(kChunk, n - s);
+        if (f == Fn::Sigmoid) sigmoidChunk(t, a + s, out + s, m);
+        else if (f == Fn::Softplus) softplusChunk(t, a + s, out + s, m);
+        else log1mexpChunk(t, a + s, out + s, m);
+        fixup1(f, a + s, out + s, m);
+    }
+}
+
+template <typename T> void apply2Vector(Fn f, const T* a, const T* b, T* out, int64_t n) {
+    const detail::LoopTable& t = current().load(std::memory_order_relaxed)->table;
+    if constexpr (std::is_same_v<T, double>) t.d2[static_cast<int>(f)](a, b, out, n);
+    else t.f2[static_cast<int>(f)](a, b, out, n);
+    fixup2(f, a, b, out, n);
+}
+
+} // namespace
+
+const char* fnName(Fn f) {
+    static constexpr const char* kNames[kNumFns] = {
+        "exp",    "expm1",  "exp2",    "log",     "log1p",   "log2",    "log10", "sqrt",    "sin",
+        "cos",    "tan",    "sinh",    "cosh",    "tanh",    "arcsin",  "arccos", "arctan", "arcsinh",
+        "arccosh", "arctanh", "erf",   "erfc",    "sigmoid", "softplus", "log1mexp", "pow",  "arctan2"};
+    return kNames[static_cast<int>(f)];
+}
+
+void apply(Fn f, const double* a, double* out, int64_t n) {
+    if (g_vectorised.load(std::memory_order_relaxed)) applyVector(f, a, out, n);
+    else applyScalar(f, a, out, n);
+}
+void apply(Fn f, const float* a, float* out, int64_t n) {
+    if (g_vectorised.load(std::memory_order_relaxed)) applyVector(f, a, out, n);
+    else applyScalar(f, a, out, n);
+}
+void apply2(Fn f, const double* a, const double* b, double* out, int64_t n) {
+    if (g_vectorised.load(std::memory_order_relaxed)) apply2Vector(f, a, b, out, n);
+    else apply2Scalar(f, a, b, out, n);
+}
+void apply2(Fn f, const float* a, const float* b, float* out, int64_t n) {
+    if (g_vectorised.load(std::memory_order_relaxed)) apply2Vector(f, a, b, out, n);
+    else apply2Scalar(f, a, b, out, n);
+}
+
+void applyScalar(Fn f, const double* a, double* out, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) out[i] = reference1(f, a[i]);
+}
+void applyScalar(Fn f, const float* a, float* out, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) out[i] = reference1(f, a[i]);
+}
+void apply2Scalar(Fn f, const double* a, const double* b, double* out, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) out[i] = reference2(f, a[i], b[i]);
+}
+void apply2Scalar(Fn f, const float* a, const float* b, float* out, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) out[i] = reference2(f, a[i], b[i]);
+}
+
+const char* isaName() { return current().load()->name; }
+
+bool selectIsa(const char* isa) {
+    if (std::strcmp(isa, "avx") == 0 && cpuHasAvx()) current().store(&avx());
+    else if (std::strcmp(isa, "sse2") == 0) current().store(&sse2());
+    else return false;
+    return true;
+}
+
+bool setVectorised(bool on) { return g_vectorised.exchange(on); }
+bool vectorised() { return g_vectorised.load(); }
+
+} // namespace tl::vmath

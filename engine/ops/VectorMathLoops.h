@@ -1,0 +1,34 @@
+#pragma once
+// The SLEEF loops behind ops/VectorMath.h, one table per instruction set. Each
+// table lives in its own translation unit: VectorMathAvx.cpp is compiled with
+// -mavx (sleef.h declares its 256-bit entry points only then) and includes
+// nothing but intrinsics and SLEEF, so no inline function compiled for AVX can
+// be shared with code that runs on CPUs without it. VectorMath.cpp picks a table
+// once, with __builtin_cpu_supports.
+#include "ops/VectorMath.h"
+
+#include <cstdint>
+
+namespace tl::vmath::detail {
+
+using LoopD = void (*)(const double* a, double* out, int64_t n);
+using LoopF = void (*)(const float* a, float* out, int64_t n);
+using Loop2D = void (*)(const double* a, const double* b, double* out, int64_t n);
+using Loop2F = void (*)(const float* a, const float* b, float* out, int64_t n);
+
+/// SLEEF loops indexed by Fn; null for the compositions (sigmoid, softplus,
+/// log1mexp), which VectorMath.cpp builds from the others. A loop handles any n,
+/// the last partial vector through a padded copy.
+struct LoopTable {
+    LoopD d[kNumFns] = {};
+    LoopF f[kNumFns] = {};
+    Loop2D d2[kNumFns] = {};
+    Loop2F f2[kNumFns] = {};
+};
+
+/// 4 doubles / 8 floats per call (SLEEF picks AVX2, FMA4 or AVX). Call only when the CPU has AVX.
+void fillAvxTable(LoopTable& t);
+/// 2 doubles / 4 floats per call (SLEEF picks AVX2-128, SSE4.1 or SSE2): every x86-64.
+void fillSse2Table(LoopTable& t);
+
+} // namespace tl::vmath::detail

@@ -1,0 +1,67 @@
+#pragma once
+// The loop templates shared by VectorMathAvx.cpp and VectorMathSse2.cpp: each
+// includes this after defining its vector traits (V, T, W, load, store), so the
+// same loops are compiled once per instruction set. Plain loops only: no standard
+// library templates, which could otherwise be merged across the two units.
+#include "ops/VectorMathLoops.h"
+
+namespace tl::vmath::detail {
+
+template <class Tr, auto F> void loop1(const typename Tr::T* a, typename Tr::T* out, int64_t n) {
+    using T = typename Tr::T;
+    int64_t i = 0;
+    for (; i + Tr::W <= n; i += Tr::W) Tr::store(out + i, F(Tr::load(a + i)));
+    if (i < n) {
+        // The tail as one padded vector: 1 is inside every function's domain.
+        alignas(64) T t[Tr::W];
+        for (int k = 0; k < Tr::W; ++k) t[k] = i + k < n ? a[i + k] : T(1);
+        Tr::store(t, F(Tr::load(t)));
+        for (int64_t k = 0; i + k < n; ++k) out[i + k] = t[k];
+    }
+}
+
+template <class Tr, auto F>
+void loop2(const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out, int64_t n) {
+    using T = typename Tr::T;
+    int64_t i = 0;
+    for (; i + Tr::W <= n; i += Tr::W) Tr::store(out + i, F(Tr::load(a + i), Tr::load(b + i)));
+    if (i < n) {
+        alignas(64) T ta[Tr::W], tb[Tr::W];
+        for (int k = 0; k < Tr::W; ++k) {
+            ta[k] = i + k < n ? a[i + k] : T(1);
+            tb[k] = i + k < n ? b[i + k] : T(1);
+        }
+        Tr::store(ta, F(Tr::load(ta), Tr::load(tb)));
+        for (int64_t k = 0; i + k < n; ++k) out[i + k] = ta[k];
+    }
+}
+
+} // namespace tl::vmath::detail
+
+// The unary functions: Fn, SLEEF's name, its 1-ULP variant (erfc has only 1.5).
+// sqrt is the hardware instruction (correctly rounded), defined per unit.
+#define TL_VM_UNARY(X)        \
+    X(Exp, exp, u10)          \
+    X(Expm1, expm1, u10)      \
+    X(Exp2, exp2, u10)        \
+    X(Log, log, u10)          \
+    X(Log1p, log1p, u10)      \
+    X(Log2, log2, u10)        \
+    X(Log10, log10, u10)      \
+    X(Sin, sin, u10)          \
+    X(Cos, cos, u10)          \
+    X(Tan, tan, u10)          \
+    X(Sinh, sinh, u10)        \
+    X(Cosh, cosh, u10)        \
+    X(Tanh, tanh, u10)        \
+    X(ArcSin, asin, u10)      \
+    X(ArcCos, acos, u10)      \
+    X(ArcTan, atan, u10)      \
+    X(ArcSinh, asinh, u10)    \
+    X(ArcCosh, acosh, u10)    \
+    X(ArcTanh, atanh, u10)    \
+    X(Erf, erf, u10)          \
+    X(Erfc, erfc, u15)
+#define TL_VM_BINARY(X) \
+    X(Pow, pow, u10)    \
+    X(ArcTan2, atan2, u10)
