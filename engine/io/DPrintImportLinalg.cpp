@@ -74,32 +74,6 @@ std::optional<nlohmann::json> propsFrom(std::string_view params) {
     return j;
 }
 
-bool isLinalgKind(OpKind k) {
-    switch (k) {
-    case OpKind::MatrixInverse:
-    case OpKind::Det:
-    case OpKind::SLogDet:
-    case OpKind::Solve:
-    case OpKind::SolveTriangular:
-    case OpKind::Cholesky:
-    case OpKind::CholeskySolve:
-    case OpKind::LU:
-    case OpKind::LUFactor:
-    case OpKind::PivotToPermutations:
-    case OpKind::QR:
-    case OpKind::Eigh:
-    case OpKind::Eigvalsh:
-    case OpKind::SVD:
-    case OpKind::MatrixPinv:
-    case OpKind::Lstsq:
-    case OpKind::Expm:
-    case OpKind::BilinearSolveDiscreteLyapunov:
-    case OpKind::BlockDiagonal:
-    case OpKind::KroneckerProduct: return true;
-    default: return false;
-    }
-}
-
 // A core op of a Blockwise, or a plain linear-algebra / BLAS op, from its printed name.
 OpPtr coreFrom(std::string_view name, std::string* why);
 

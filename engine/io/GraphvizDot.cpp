@@ -3,7 +3,9 @@
 #include "io/DPrintVocab.h"
 #include "io/NumpyFormat.h"
 #include "ops/ScanOp.h"
+#include "trace/GraphFacts.h"
 
+#include <cstdio>
 #include <unordered_map>
 
 namespace tl {
@@ -202,106 +204,10 @@ private:
 
 } // namespace
 
-std::string opFamilyName(const Op& op) {
-    switch (op.kind()) {
-    case OpKind::Scalar:
-    case OpKind::Elemwise: return op.innerGraph() ? "fused elementwise" : "elementwise";
-    case OpKind::DimShuffle:
-    case OpKind::Unbroadcast:
-    case OpKind::SpecifyShape:
-    case OpKind::Shape:
-    case OpKind::ShapeI:
-    case OpKind::Reshape:
-    case OpKind::ExtractDiag:
-    case OpKind::Split:
-    case OpKind::Repeat:
-    case OpKind::Pad: return "shape";
-    case OpKind::Subtensor:
-    case OpKind::IncSubtensor:
-    case OpKind::AdvancedSubtensor1:
-    case OpKind::AdvancedSubtensor:
-    case OpKind::AdvancedIncSubtensor1:
-    case OpKind::AdvancedIncSubtensor:
-    case OpKind::MakeSlice: return "indexing";
-    case OpKind::IfElse: return "control flow";
-    case OpKind::OpFromGraph: return "graph op";
-    case OpKind::FillDiagonal:
-    case OpKind::FillDiagonalOffset:
-    case OpKind::PermuteRowElements:
-    case OpKind::Choose: return "indexing";
-    case OpKind::Join:
-    case OpKind::Alloc:
-    case OpKind::AllocEmpty:
-    case OpKind::DeepCopy:
-    case OpKind::MakeVector:
-    case OpKind::ARange:
-    case OpKind::Eye:
-    case OpKind::Tri:
-    case OpKind::Bartlett:
-    case OpKind::AllocDiag: return "memory";
-    case OpKind::Dot:
-    case OpKind::Reduce:
-    case OpKind::Argmax:
-    case OpKind::Softmax:
-    case OpKind::LogSoftmax:
-    case OpKind::SoftmaxGrad:
-    case OpKind::CumOp: return "math";
-    // products, BLAS and linear algebra
-    case OpKind::Blockwise:
-    case OpKind::Dot22:
-    case OpKind::Dot22Scalar:
-    case OpKind::Gemm:
-    case OpKind::Gemv:
-    case OpKind::CGemv:
-    case OpKind::Ger:
-    case OpKind::CGer:
-    case OpKind::BatchedDot:
-    case OpKind::MatrixInverse:
-    case OpKind::Det:
-    case OpKind::SLogDet:
-    case OpKind::Solve:
-    case OpKind::SolveTriangular:
-    case OpKind::Cholesky:
-    case OpKind::CholeskySolve:
-    case OpKind::LU:
-    case OpKind::LUFactor:
-    case OpKind::PivotToPermutations:
-    case OpKind::QR:
-    case OpKind::Eigh:
-    case OpKind::Eigvalsh:
-    case OpKind::SVD:
-    case OpKind::MatrixPinv:
-    case OpKind::Lstsq:
-    case OpKind::Expm:
-    case OpKind::BilinearSolveDiscreteLyapunov:
-    case OpKind::BlockDiagonal:
-    case OpKind::KroneckerProduct: return "math";
-    case OpKind::Sort:
-    case OpKind::ArgSort:
-    case OpKind::Searchsorted:
-    case OpKind::Nonzero:
-    case OpKind::Unique:
-    case OpKind::Convolve1d: return "math";
-    case OpKind::Scan: return "loop";
-    case OpKind::Assert:
-    case OpKind::ScalarFromTensor:
-    case OpKind::TensorFromScalar: return "conversion";
-    case OpKind::Opaque: return "opaque";
-    }
-    return "other";
-}
-
 std::string opFamilyColor(const Op& op) {
-    std::string family = opFamilyName(op);
-    if (family == "elementwise") return "#cfe2ff";
-    if (family == "fused elementwise") return "#9ec5fe";
-    if (family == "shape") return "#e9ecef";
-    if (family == "indexing") return "#ffe5d0";
-    if (family == "memory") return "#fff3cd";
-    if (family == "math") return "#d1e7dd";
-    if (family == "loop") return "#e0cffc";
-    if (family == "opaque") return "#f8d7da";
-    return "#ffffff";
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "#%06x", static_cast<unsigned>(opFamilyRgb(opFamily(op))));
+    return hex;
 }
 
 std::string dotName(const std::vector<NodeId>& scope, bool isVariable, int64_t id) {

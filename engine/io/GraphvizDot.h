@@ -23,10 +23,8 @@ struct DotOptions {
     std::function<std::string(const Node&)> nodeAttributes;
 };
 
-/// The family colour of an op (fill colour as "#rrggbb"), shared with the GUI's legend.
+/// The fill colour of an op's family as "#rrggbb" (trace/GraphFacts' palette, the canvas's).
 std::string opFamilyColor(const Op& op);
-/// The family name shown in legends: "elementwise", "indexing", "shape", "memory", "math", "loop", ...
-std::string opFamilyName(const Op& op);
 
 /// DOT name of a node or variable: "n12" / "v7" in the outer graph, "n12_n3" for node 3
 /// of the body of outer node 12 (nested bodies chain further). `scope` lists the

@@ -42,6 +42,9 @@ OpPtr makeBlockDiagonal(int nInputs);
 /// np.kron of two arrays of equal rank (the builder pads the lower-rank one).
 OpPtr makeKroneckerProduct();
 
+/// Whether `kind` is one of the linear-algebra ops above (pytensor.tensor.slinalg / nlinalg).
+bool isLinalgKind(OpKind kind);
+
 /// The op's gufunc signature as PyTensor gives it ("(m,m),(m)->(m)" for a Solve with
 /// b_ndim=1), for the linear-algebra ops, Dot and BatchedDot; std::invalid_argument
 /// for an op without one.

@@ -1,11 +1,38 @@
 // The gufunc signatures PyTensor gives its core ops (their gufunc_signature
-// attribute), from which Blockwise reads which dims are core and which batch.
+// attribute), from which Blockwise reads which dims are core and which batch;
+// and which kinds are the linear-algebra ops.
 #include "ops/Linalg.h"
 #include "ops/PropsOp.h"
 
 #include <stdexcept>
 
 namespace tl {
+
+bool isLinalgKind(OpKind kind) {
+    switch (kind) {
+    case OpKind::MatrixInverse:
+    case OpKind::Det:
+    case OpKind::SLogDet:
+    case OpKind::Solve:
+    case OpKind::SolveTriangular:
+    case OpKind::Cholesky:
+    case OpKind::CholeskySolve:
+    case OpKind::LU:
+    case OpKind::LUFactor:
+    case OpKind::PivotToPermutations:
+    case OpKind::QR:
+    case OpKind::Eigh:
+    case OpKind::Eigvalsh:
+    case OpKind::SVD:
+    case OpKind::MatrixPinv:
+    case OpKind::Lstsq:
+    case OpKind::Expm:
+    case OpKind::BilinearSolveDiscreteLyapunov:
+    case OpKind::BlockDiagonal:
+    case OpKind::KroneckerProduct: return true;
+    default: return false;
+    }
+}
 
 std::string gufuncSignature(const Op& core) {
     const auto* p = dynamic_cast<const PropsOp*>(&core);

@@ -29,7 +29,7 @@ double jv(double v, double x) {
         if (v > 0 || isInteger(v)) return std::signbit(x) && isInteger(v) && static_cast<int64_t>(v) % 2 ? -0.0 : 0.0;
         return kInf;  // J_v(0) for negative non-integer v
     }
-    if (std::isinf(v)) return 0.0;
+    if (std::isinf(v)) return kNaN;  // scipy: 0 for some x, NaN for others
     return guarded([&] { return boost::math::cyl_bessel_j(v, x, Policy()); });
 }
 
@@ -58,20 +58,23 @@ double iv(double v, double x) {
 double ive(double v, double x) {
     if (std::isnan(v) || std::isnan(x) || std::isinf(v) || std::isinf(x)) return kNaN;
     if (x < 0 && !isInteger(v)) return kNaN;
-    if (x == 0) return iv(v, x);
+    const bool negativeFractional = v < 0 && !isInteger(v);
+    if (x == 0) return negativeFractional ? kNaN : iv(v, x);  // scipy: NaN at the pole of I_v(0)
     const long double lx = x;
     const long double value = boost::math::cyl_bessel_i(static_cast<long double>(v), lx, Policy()) * std::exp(-std::fabs(lx));
-    return static_cast<double>(value);
+    const double scaled = static_cast<double>(value);
+    // scipy (AMOS) gives NaN, not inf, where I_v of a negative fractional order overflows.
+    return negativeFractional && std::isinf(scaled) ? kNaN : scaled;
 }
 
 double kve(double v, double x) {
-    if (std::isnan(v) || std::isnan(x) || x < 0) return kNaN;
-    if (x == 0) return kInf;
-    if (std::isinf(x)) return kNaN;
-    if (std::isinf(v)) return kInf;
+    if (std::isnan(x) || x < 0) return kNaN;
+    if (x == 0) return kInf;  // whatever v is, as scipy
+    if (std::isnan(v) || std::isinf(v) || std::isinf(x)) return kNaN;
     const long double lx = x;
     const long double value = boost::math::cyl_bessel_k(static_cast<long double>(v), lx, Policy()) * std::exp(lx);
-    return static_cast<double>(value);
+    // K_v(x) is positive and finite for x > 0: a NaN here is Boost's overflow of K_v(tiny x).
+    return std::isnan(value) ? kInf : static_cast<double>(value);
 }
 
 } // namespace tl::special

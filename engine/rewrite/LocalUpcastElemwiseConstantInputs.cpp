@@ -4,7 +4,8 @@
 // fused Composite prints `1.0`):
 //   add(x: float64, [1]: int8)  -> add(x, [1.0]: float64)
 // Only where the op computes in its output dtype (not comparisons, which compute in
-// the inputs' common dtype and return bool; not Cast or Switch's condition).
+// the inputs' common dtype and return bool; not Cast or Switch's condition; not
+// polygamma, whose order must stay an integer).
 #include "ops/Elemwise.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
@@ -28,6 +29,7 @@ public:
         if (!code || node.numOutputs() != 1) return MatchResult::fail("not a plain single-output Elemwise");
         if (*code == ScalarOpCode::Cast || *code == ScalarOpCode::Switch || *code == ScalarOpCode::Identity)
             return MatchResult::fail("the op does not upcast its inputs");
+        if (*code == ScalarOpCode::PolyGamma) return MatchResult::fail("polygamma's order must stay an integer");
         const DType out = node.output(0)->type().dtype;
         std::vector<DType> dts;
         for (const Variable* v : node.inputs()) dts.push_back(v->type().dtype);

@@ -1,5 +1,6 @@
 #include "trace/GraphFacts.h"
 
+#include "ops/Linalg.h"
 #include "ops/ScanOp.h"
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 namespace tl {
 
 OpFamily opFamily(const Op& op) {
+    if (isLinalgKind(op.kind())) return OpFamily::Reduction;  // drawn with the products
     switch (op.kind()) {
     case OpKind::Elemwise: return op.innerGraph() ? OpFamily::Composite : OpFamily::Elemwise;
     case OpKind::Scan: return OpFamily::Scan;
@@ -60,7 +62,7 @@ OpFamily opFamily(const Op& op) {
     case OpKind::LogSoftmax:
     case OpKind::SoftmaxGrad:
     case OpKind::CumOp: return OpFamily::Reduction;
-    // products, BLAS and linear algebra
+    // products and BLAS (the linear-algebra kinds are handled above)
     case OpKind::Blockwise:
     case OpKind::Dot22:
     case OpKind::Dot22Scalar:
@@ -69,30 +71,11 @@ OpFamily opFamily(const Op& op) {
     case OpKind::CGemv:
     case OpKind::Ger:
     case OpKind::CGer:
-    case OpKind::BatchedDot:
-    case OpKind::MatrixInverse:
-    case OpKind::Det:
-    case OpKind::SLogDet:
-    case OpKind::Solve:
-    case OpKind::SolveTriangular:
-    case OpKind::Cholesky:
-    case OpKind::CholeskySolve:
-    case OpKind::LU:
-    case OpKind::LUFactor:
-    case OpKind::PivotToPermutations:
-    case OpKind::QR:
-    case OpKind::Eigh:
-    case OpKind::Eigvalsh:
-    case OpKind::SVD:
-    case OpKind::MatrixPinv:
-    case OpKind::Lstsq:
-    case OpKind::Expm:
-    case OpKind::BilinearSolveDiscreteLyapunov:
-    case OpKind::BlockDiagonal:
-    case OpKind::KroneckerProduct: return OpFamily::Reduction;
+    case OpKind::BatchedDot: return OpFamily::Reduction;
     case OpKind::Assert: return OpFamily::Check;
     case OpKind::Scalar: return OpFamily::Scalar;
     case OpKind::Opaque: return OpFamily::Other;
+    default: break;
     }
     return OpFamily::Other;
 }
@@ -113,6 +96,24 @@ const char* opFamilyName(OpFamily f) {
     case OpFamily::Constant: return "constant";
     }
     return "?";
+}
+
+uint32_t opFamilyRgb(OpFamily f) {
+    switch (f) {
+    case OpFamily::Elemwise: return 0xd6e9ff;
+    case OpFamily::Composite: return 0xa9d2ff;
+    case OpFamily::Scan: return 0xffdfb0;
+    case OpFamily::Indexing: return 0xd9f0cf;
+    case OpFamily::Memory: return 0xf7d4d4;
+    case OpFamily::Shape: return 0xe7e1f7;
+    case OpFamily::Reduction: return 0xfff3b3;
+    case OpFamily::Check: return 0xeeeeee;
+    case OpFamily::Scalar: return 0xd2f1f0;
+    case OpFamily::Other: return 0xe0e0e0;
+    case OpFamily::Input: return 0xffffff;
+    case OpFamily::Constant: return 0xf3f3f3;
+    }
+    return 0xe0e0e0;
 }
 
 std::optional<ScanInfo> scanInfoOf(const Op& op) {

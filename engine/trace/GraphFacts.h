@@ -19,6 +19,8 @@ inline constexpr int kNumOpFamilies = 12;
 OpFamily opFamily(const Op& op);
 /// "elementwise", "scan", ... for legends and tooltips.
 const char* opFamilyName(OpFamily f);
+/// The fill colour of a family as 0xRRGGBB: one palette for the canvas, its legend and DOT export.
+uint32_t opFamilyRgb(OpFamily f);
 
 /// The ScanInfo of a Scan op, or nullopt for any other op (or a Scan whose
 /// class is not built into this binary yet).

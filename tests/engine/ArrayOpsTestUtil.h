@@ -37,15 +37,6 @@ inline std::string sameValues(const NDArray& got, DType dtype, const Shape& shap
 }
 
 /// The message of the exception `f` throws ("" when it does not throw).
-template <typename F> QString errorOf(F&& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return QString(e.what());
-    }
-    return QString();
-}
-
 } // namespace tl::test
 
 #define TL_CHECK_VALUES(got, dtype, shape, ...)                                            \

@@ -79,15 +79,6 @@ inline std::vector<NDArray> runNode(const OpPtr& op, const std::vector<NDArray>&
 }
 
 /// The message of what f throws, or "" when it does not.
-template <typename F> std::string errorOf(F&& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return {};
-}
-
 /// a @ b of two 2-d float64 arrays (test-side, a plain triple loop).
 inline NDArray refMatmul(const NDArray& a, const NDArray& b) {
     const int64_t m = a.dim(0), k = a.dim(1), n = b.dim(1);

@@ -22,6 +22,19 @@
 
 namespace tl::test {
 
+/// The message of the exception f() throws, or "" when it returns normally.
+template <typename F> std::string errorMessage(F&& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return {};
+}
+
+/// errorMessage as a QString, for QCOMPARE and contains().
+template <typename F> QString errorOf(F&& f) { return QString::fromStdString(errorMessage(std::forward<F>(f))); }
+
 /// 0, 1, 2, ... in C order, converted to dtype (bool: i % 2).
 inline NDArray iota(DType dtype, const Shape& shape, double start = 0) {
     int64_t n = 1;

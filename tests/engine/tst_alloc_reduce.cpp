@@ -29,15 +29,6 @@ constexpr DType kAllDTypes[] = {DType::Bool,  DType::Int8,    DType::Int16,  DTy
 
 QString str(const std::string& s) { return QString::fromStdString(s); }
 
-template <typename F> QString errorOf(F&& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return QString(e.what());
-    }
-    return QString();
-}
-
 /// Reference reduction of a 3-d array over the axes in `mask`, in double (exact for the small test values).
 NDArray referenceReduce(ReduceKind kind, const NDArray& x, const std::vector<bool>& mask, DType outDType) {
     Shape outShape;

@@ -29,15 +29,6 @@ namespace {
 
 QString str(const std::string& s) { return QString::fromStdString(s); }
 
-template <typename F> QString errorOf(F&& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return QString(e.what());
-    }
-    return QString();
-}
-
 NDArray arr(DType d, Shape s, std::vector<double> v) { return NDArray::fromVector(d, std::move(s), v); }
 
 // Runs one-output f on x of dtype d and shape s.

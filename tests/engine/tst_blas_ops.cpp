@@ -45,7 +45,7 @@ private slots:
                          makeDot22(), makeDot22Scalar(), makeBatchedDot()})
             checkJsonRoundTrip(op);
         // The exporter writes PyTensor's destroy_map beside the flag; it must agree.
-        QVERIFY(errorOf([] { makeOp(OpKind::CGemv, {{"inplace", false}, {"destroy_map", {{"0", {0}}}}}, nullptr); })
+        QVERIFY(errorMessage([] { makeOp(OpKind::CGemv, {{"inplace", false}, {"destroy_map", {{"0", {0}}}}}, nullptr); })
                     .find("is not what") != std::string::npos);
         QVERIFY(makeOp(OpKind::CGemv, {{"inplace", true}, {"destroy_map", {{"0", {0}}}}}, nullptr)->equals(*makeGemv(true)));
     }
@@ -118,7 +118,7 @@ private slots:
         const NDArray a = NDArray::fromVector(DType::Float64, {2, 2}, {1, 2, 3, 4});
         const NDArray r = perform(*makeGemm(true), {z, scalar(1), a, a, scalar(1)})[0];
         TL_COMPARE_REF(r, NDArray::fromVector(DType::Float64, {2, 2}, {17, 30, 25, 42}), 0);
-        QVERIFY(errorOf([&] { perform(*makeGemm(false), {NDArray::zeros(DType::Float64, {3, 2}), scalar(1), a, a, scalar(1)}); })
+        QVERIFY(errorMessage([&] { perform(*makeGemm(false), {NDArray::zeros(DType::Float64, {3, 2}), scalar(1), a, a, scalar(1)}); })
                     .find("does not fit") != std::string::npos);
     }
 
@@ -140,21 +140,21 @@ private slots:
         // Batch sizes that differ: the type check names the types, the kernel (types
         // with unknown dims) the sizes.
         const NDArray y3 = iota(DType::Float64, {3, 4, 2});
-        QVERIFY(errorOf([&] { runNode(makeBatchedDot(), {x, y3}); }).find("incompatible shapes") != std::string::npos);
+        QVERIFY(errorMessage([&] { runNode(makeBatchedDot(), {x, y3}); }).find("incompatible shapes") != std::string::npos);
         std::vector<NDArray> batchedOut(1);
         const NDArray mismatched[] = {x, y3};
-        QVERIFY(errorOf([&] { makeBatchedDot()->perform(mismatched, batchedOut); }).find("same size in axis 0") !=
+        QVERIFY(errorMessage([&] { makeBatchedDot()->perform(mismatched, batchedOut); }).find("same size in axis 0") !=
                 std::string::npos);
         // Types: Dot22 only on floats of one dtype, as PyTensor.
         const Type i = Type::tensor(DType::Int64, {2, 2}), f = Type::tensor(DType::Float64, {2, 2}), g = Type::tensor(DType::Float32, {2, 2});
         const Type* ii[] = {&i, &i};
         const Type* fg[] = {&f, &g};
-        QVERIFY(errorOf([&] { makeDot22()->inferTypes(ii); }).find("float32 or float64") != std::string::npos);
-        QVERIFY(errorOf([&] { makeDot22()->inferTypes(fg); }).find("matching dtypes") != std::string::npos);
+        QVERIFY(errorMessage([&] { makeDot22()->inferTypes(ii); }).find("float32 or float64") != std::string::npos);
+        QVERIFY(errorMessage([&] { makeDot22()->inferTypes(fg); }).find("matching dtypes") != std::string::npos);
         const Type y5 = Type::tensor(DType::Float64, {5}), a23 = Type::tensor(DType::Float64, {2, 3}), x3 = Type::tensor(DType::Float64, {3}),
                    s = Type::tensor(DType::Float64, {});
         const Type* gemvBad[] = {&y5, &s, &a23, &x3, &s};
-        QVERIFY(errorOf([&] { makeGemv(false)->inferTypes(gemvBad); }).find("incompatible shapes") != std::string::npos);
+        QVERIFY(errorMessage([&] { makeGemv(false)->inferTypes(gemvBad); }).find("incompatible shapes") != std::string::npos);
     }
 
     // Dot over every pair of ranks, contiguous and transposed, every dtype: BLAS for the

@@ -60,7 +60,7 @@ private slots:
         QCOMPARE(t.inputs.size(), size_t(3));
         QVERIFY(t.inputs[0].empty());
         for (const char* bad : {"(m,n)", "(m,,n)->(m)", "(m,n)->", "m,n->(m)", "(m-n)->(m)"})
-            QVERIFY2(!errorOf([&] { GufuncSignature::parse(bad); }).empty(), bad);
+            QVERIFY2(!errorMessage([&] { GufuncSignature::parse(bad); }).empty(), bad);
     }
 
     void typesAndNames() {
@@ -74,18 +74,18 @@ private slots:
         QCOMPARE(str(typesOf(solve, {f64({1, 4, 4}), f64({3, 4})})[0].toString()), "Matrix(float64, shape=(3, 4))");
         QCOMPARE(str(typesOf(solve, {f64({kUnknownDim, 4, 4}), f64({3, 4})})[0].toString()), "Matrix(float64, shape=(?, 4))");
         QCOMPARE(str(typesOf(solve, {f64({2, 5, 4, 4}), f64({4})})[0].toString()), "Tensor3(float64, shape=(2, 5, 4))");
-        QVERIFY(errorOf([&] { typesOf(solve, {f64({2, 4, 4}), f64({3, 4})}); }).find("incompatible batch shapes") != std::string::npos);
-        QVERIFY(errorOf([&] { typesOf(solve, {f64({4, 4}), f64({5})}); }).find("core dim m") != std::string::npos);
-        QVERIFY(errorOf([&] { typesOf(inv, {f64({4})}); }).find("fewer dims than its core signature") != std::string::npos);
+        QVERIFY(errorMessage([&] { typesOf(solve, {f64({2, 4, 4}), f64({3, 4})}); }).find("incompatible batch shapes") != std::string::npos);
+        QVERIFY(errorMessage([&] { typesOf(solve, {f64({4, 4}), f64({5})}); }).find("core dim m") != std::string::npos);
+        QVERIFY(errorMessage([&] { typesOf(inv, {f64({4})}); }).find("fewer dims than its core signature") != std::string::npos);
         // The destroy map is the core op's.
         OpPtr inplace = makeBlockwise(makeSolve("gen", false, true, 1, false, true), "(m,m),(m)->(m)");
         QCOMPARE(inplace->destroyMap(), (AliasMap{{0, {1}}}));
         checkJsonRoundTrip(inv);
         checkJsonRoundTrip(makeMatmul());
         checkJsonRoundTrip(inplace);
-        QVERIFY(errorOf([] { makeOp(OpKind::Blockwise, {{"core_op", {{"kind", "Frobnicate"}}}, {"signature", "()->()"}}, nullptr); })
+        QVERIFY(errorMessage([] { makeOp(OpKind::Blockwise, {{"core_op", {{"kind", "Frobnicate"}}}, {"signature", "()->()"}}, nullptr); })
                     .find("unknown op kind \"Frobnicate\"") != std::string::npos);
-        QVERIFY(errorOf([&] { makeBlockwise(inv, "(m,m)->(m,m)"); }).find("already a Blockwise") != std::string::npos);
+        QVERIFY(errorMessage([&] { makeBlockwise(inv, "(m,m)->(m,m)"); }).find("already a Blockwise") != std::string::npos);
     }
 
     // Each batch element equals the core op on that element.
@@ -126,10 +126,10 @@ private slots:
         TL_COMPARE_ARRAYS(ci, c.astype(DType::Int32), 0, 0);
         // (2, 2) batch dims against (3,): no broadcast, a type error naming the shapes.
         const NDArray bad = iota(DType::Float64, {2, 2, 3, 4});
-        QVERIFY(errorOf([&] { runNode(makeMatmul(), {bad, iota(DType::Float64, {3, 4, 2})}); }).find("incompatible batch shapes") !=
+        QVERIFY(errorMessage([&] { runNode(makeMatmul(), {bad, iota(DType::Float64, {3, 4, 2})}); }).find("incompatible batch shapes") !=
                 std::string::npos);
         // At run time too (the kernel on its own).
-        QVERIFY(errorOf([&] { perform(*makeMatmul(), {bad, iota(DType::Float64, {3, 4, 2})}); }).find("do not broadcast") !=
+        QVERIFY(errorMessage([&] { perform(*makeMatmul(), {bad, iota(DType::Float64, {3, 4, 2})}); }).find("do not broadcast") !=
                 std::string::npos);
     }
 
@@ -138,7 +138,7 @@ private slots:
         NDArray as = wellConditioned(3, 2);
         for (int64_t i = 0; i < 2; ++i)
             for (int64_t j = 0; j < 2; ++j) as.set(std::vector<int64_t>{1, i, j}, 1.0);  // element 1 singular
-        const std::string e = errorOf([&] { runNode(makeBlockwise(makeMatrixInverse(), "(m,m)->(m,m)"), {as}); });
+        const std::string e = errorMessage([&] { runNode(makeBlockwise(makeMatrixInverse(), "(m,m)->(m,m)"), {as}); });
         QVERIFY2(e.find("Blockwise{MatrixInverse, (m,m)->(m,m)}#") != std::string::npos && e.find("batch element (1,)") != std::string::npos &&
                      e.find("Singular matrix") != std::string::npos,
                  e.c_str());
@@ -151,7 +151,7 @@ private slots:
         const NDArray s = runNode(sum, {x})[0];
         QCOMPARE(s.shape(), (Shape{2, 3}));
         TL_COMPARE_REF(s, perform(*makeReduce(ReduceKind::Sum, std::vector<int>{2}), {x})[0], 0);
-        QVERIFY(errorOf([&] { runNode(sum, {NDArray::zeros(DType::Float64, {0, 4})}); }).find("batch of size zero") != std::string::npos);
+        QVERIFY(errorMessage([&] { runNode(sum, {NDArray::zeros(DType::Float64, {0, 4})}); }).find("batch of size zero") != std::string::npos);
     }
 
     // overwrite_b: the batch is solved into b's own memory when it fits.
@@ -205,7 +205,7 @@ private slots:
         Var a = b.input("a", DType::Float64, {2, 2});
         Var d = linalg::det(a);
         std::vector<Variable*> tangents{a.get()};
-        QVERIFY(errorOf([&] { ropOfNode(b, *d->owner(), tangents); }).find("no forward derivative") != std::string::npos);
+        QVERIFY(errorMessage([&] { ropOfNode(b, *d->owner(), tangents); }).find("no forward derivative") != std::string::npos);
     }
 };
 

@@ -28,15 +28,6 @@ namespace {
 
 QString str(const std::string& s) { return QString::fromStdString(s); }
 
-template <typename F> QString errorOf(F&& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return QString(e.what());
-    }
-    return QString();
-}
-
 NDArray arr(DType d, Shape s, std::vector<double> v) { return NDArray::fromVector(d, std::move(s), v); }
 
 // A Composite of (acc, x...) -> body(acc, x...), all ScalarTypes of the given dtypes.

@@ -133,6 +133,10 @@ const std::map<QString, GraphFn>& graphs() {
              GraphBuilder b;
              return b.finish({lt(in(b, "x", {4}), b.constant(NDArray::fromVector(DType::Int8, {1}, {0})))});
          }},
+        {"polygamma of an int8 order", [] {
+             GraphBuilder b;
+             return b.finish({polygamma(b.constant(NDArray::fromVector(DType::Int8, {1}, {1})), in(b, "x", {4}))});
+         }},
         // the oracle's step functions
         {"a * 2 + 1", [] {
              GraphBuilder b;
@@ -216,6 +220,7 @@ private slots:
         QTest::newRow("mul: not an int8 1 over x") << "int8 1 / x" << mul << "";
         QTest::newRow("upcast: x + int8 constant") << "x + int8 constant" << up << "add(x, [3.0])";
         QTest::newRow("upcast: not a comparison") << "x < int8 constant" << up << "";
+        QTest::newRow("upcast: not polygamma's integer order") << "polygamma of an int8 order" << up << "";
     }
 
     void rewrites() {

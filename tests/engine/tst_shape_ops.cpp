@@ -26,15 +26,6 @@ using namespace tl::test;
 
 namespace {
 QString str(const std::string& s) { return QString::fromStdString(s); }
-
-template <typename F> QString errorOf(F&& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return QString(e.what());
-    }
-    return QString();
-}
 } // namespace
 
 class TestShapeOps : public QObject {

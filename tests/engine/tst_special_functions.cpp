@@ -6,7 +6,14 @@
 //  - scipy's value is NaN or ±inf and tensorlens's is the same, or tensorlens gives
 //    the exact value where scipy has lost it (over- or underflow, no convergence);
 //  - scipy's value is finite and tensorlens's is within the function's bound of
-//    scipy's or of the exact value: |got - ref| <= rtol |ref| + atol.
+//    scipy's or of the exact value: |got - ref| <= rtol |ref| + atol;
+//  - tensorlens gives NaN where a parameter (an order, a shape, 2F1's a, b, c) is NaN
+//    or infinite, or 2F1's z is infinite, or the arguments are outside the function's
+//    domain: scipy's values there are leftovers of its implementation (gammaincinv(1e-300,
+//    -0.1) = 0 from a domain check that does not return; jv(inf, x) 0 or NaN by x);
+//  - for an inverse function without an exact value, the forward function (itself
+//    checked here) maps tensorlens's value back to the probability within its bound:
+//    scipy's betaincinv(1000, 0.5, 1e-10) is off in the seventh digit.
 // The bounds below are what docs/ops.md#special-functions states; the test logs the
 // largest error it saw against scipy and against the exact values.
 #include "TestSuites.h"
@@ -23,6 +30,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 
 using namespace tl;
 using namespace tl::test;
@@ -80,21 +88,50 @@ const nlohmann::json& reference() {
     return doc;
 }
 
-// Runs `code` elementwise on one vector per argument, in `dtype`.
+// Runs `code` elementwise on one vector per argument, in `dtype`. Polygamma's order
+// is an integer input, as PyTensor requires (int8 keeps a float32 result float32).
 NDArray run(C code, const std::vector<std::vector<double>>& args, DType dtype) {
     GraphBuilder b;
     std::vector<Var> ins;
     std::vector<NDArray> values;
     for (size_t k = 0; k < args.size(); ++k) {
         const auto n = static_cast<int64_t>(args[k].size());
-        ins.push_back(b.input("a" + std::to_string(k), dtype, {n}));
-        values.push_back(NDArray::fromVector(dtype, {n}, args[k]));
+        const DType d = code == C::PolyGamma && k == 0 ? (dtype == DType::Float32 ? DType::Int8 : DType::Int64) : dtype;
+        ins.push_back(b.input("a" + std::to_string(k), d, {n}));
+        values.push_back(NDArray::fromVector(d, {n}, args[k]));
     }
     auto g = b.finish({applyScalar(code, ins)});
     return runGraph(*g, values).outputs.at(0);
 }
 
 bool sameClass(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+// The indices of the parameter arguments (orders, shapes), which have no limit worth
+// following to infinity, of the functions that have them.
+std::vector<size_t> parameterArgs(const std::string& name) {
+    if (name == "hyp2f1") return {0, 1, 2};
+    if (name == "betainc" || name == "betaincinv") return {0, 1};
+    if (name == "polygamma" || name == "jv" || name == "iv" || name == "ive" || name == "kve" || name.starts_with("gamma"))
+        return name == "gamma" || name == "gammaln" ? std::vector<size_t>{} : std::vector<size_t>{0};
+    return {};
+}
+
+// Whether a row lies where NaN is the right answer whatever scipy returns.
+bool nanAllowed(const std::string& name, const std::vector<double>& a) {
+    for (size_t k : parameterArgs(name))
+        if (!std::isfinite(a[k])) return true;
+    if (name == "hyp2f1") return std::isinf(a[3]);
+    if (name == "gammaincinv" || name == "gammainccinv")  // k >= 0, 0 <= p <= 1; P(0, x) is 1 for every x > 0
+        return a[0] < 0 || a[1] < 0 || a[1] > 1 || (a[0] == 0 && a[1] > 0 && a[1] < 1);
+    return false;
+}
+
+// The forward function of each inverse (whose last argument is the probability).
+const std::map<std::string, C>& forwardOf() {
+    static const std::map<std::string, C> m = {
+        {"gammaincinv", C::GammaInc}, {"gammainccinv", C::GammaIncC}, {"betaincinv", C::BetaInc}};
+    return m;
+}
 
 bool within(double got, double ref, const Bound& bd) {
     return std::isfinite(got) && std::fabs(got - ref) <= bd.rtol * std::fabs(ref) + bd.atol;
@@ -131,35 +168,57 @@ private slots:
             for (size_t k = 0; k < arity; ++k) args[k].push_back(num(row[0][k]));
         const NDArray got = run(bd.code, args, DType::Float64);
         QCOMPARE(got.dtype(), DType::Float64);
+        // For an inverse, the forward function at tensorlens's values: f(..., x) should be p.
+        std::optional<NDArray> roundTrip;
+        if (auto inv = forwardOf().find(name); inv != forwardOf().end()) {
+            std::vector<std::vector<double>> fwd(args.begin(), args.end() - 1);
+            fwd.emplace_back();
+            for (int64_t i = 0; i < got.size(); ++i) fwd.back().push_back(got.flatGet(i));
+            roundTrip = run(inv->second, fwd, DType::Float64);
+        }
         double worstScipy = 0, worstExact = 0;
         int beyondScipy = 0;
-        std::string failures;
+        int failures = 0;
         for (size_t i = 0; i < rows.size(); ++i) {
             const double g = got.flatGet(static_cast<int64_t>(i));
             const double scipy = num(rows[i][1]);
             const bool hasExact = !rows[i][2].is_null();
             const double exact = hasExact ? num(rows[i][2]) : 0.0;
+            std::vector<double> rowArgs;
+            for (size_t k = 0; k < arity; ++k) rowArgs.push_back(args[k][i]);
+            // The exact value may be ±inf or 0 where the true value over- or underflows.
+            const bool exactMatch = hasExact && (within(g, exact, bd) || sameClass(g, exact));
             bool ok;
             if (!std::isfinite(scipy)) {
-                ok = sameClass(g, scipy) || (hasExact && within(g, exact, bd));
+                ok = sameClass(g, scipy) || exactMatch;
                 if (ok && !sameClass(g, scipy)) ++beyondScipy;
             } else {
-                ok = within(g, scipy, bd) || (hasExact && within(g, exact, bd));
+                ok = within(g, scipy, bd) || exactMatch;
                 if (std::isfinite(g)) worstScipy = std::max(worstScipy, relError(g, scipy));
             }
-            if (hasExact && std::isfinite(g)) worstExact = std::max(worstExact, relError(g, exact));
-            if (!ok && failures.size() < 2000) {
+            if (!ok && std::isnan(g) && nanAllowed(name, rowArgs)) ok = true;
+            if (!ok && !hasExact && roundTrip && std::isfinite(g)) {
+                const double p = rowArgs.back();
+                ok = within(roundTrip->flatGet(static_cast<int64_t>(i)), p, bd);
+                if (ok) ++beyondScipy;
+            }
+            if (hasExact && std::isfinite(g) && std::isfinite(exact)) worstExact = std::max(worstExact, relError(g, exact));
+            if (!ok) {
                 std::string a;
-                for (size_t k = 0; k < arity; ++k) a += (k ? ", " : "") + std::to_string(args[k][i]);
                 char buf[200];
-                std::snprintf(buf, sizeof buf, "%s(%s) = %.17g, scipy %.17g, exact %s\n", name.c_str(), a.c_str(), g, scipy,
-                              hasExact ? std::to_string(exact).c_str() : "-");
-                failures += buf;
+                for (size_t k = 0; k < arity; ++k) {
+                    std::snprintf(buf, sizeof buf, "%s%.17g", k ? ", " : "", args[k][i]);
+                    a += buf;
+                }
+                char exactText[32] = "-";
+                if (hasExact) std::snprintf(exactText, sizeof exactText, "%.17g", exact);
+                qWarning("%s(%s) = %.17g, scipy %.17g, exact %s", name.c_str(), a.c_str(), g, scipy, exactText);
+                ++failures;
             }
         }
         qInfo("%-13s %4zu rows: worst relative error %.2g against scipy, %.2g against mpmath; %d rows exact where scipy is not",
               name.c_str(), rows.size(), worstScipy, worstExact, beyondScipy);
-        QVERIFY2(failures.empty(), failures.c_str());
+        QVERIFY2(failures == 0, (std::to_string(failures) + " rows outside the bound (listed above)").c_str());
     }
 
     // Float32 inputs compute in double and round: the float64 kernel's value at the

@@ -68,8 +68,9 @@ def _num(x):
 
 def compare(got, expected):
     """Raises StageError unless tensorlens's outputs are PyTensor's: same count, dtypes and shapes,
-    integers and booleans equal, floats within RTOL[dtype] relative to the element or to the
-    output's largest magnitude, NaN where PyTensor has NaN."""
+    integers and booleans equal, floats within RTOL[dtype] (or the output's own "rtol", where
+    the program says PyTensor's reference is an approximation) relative to the element or to
+    the output's largest magnitude, NaN where PyTensor has NaN."""
     if len(got) != len(expected):
         raise StageError(f"wrong values: {len(got)} outputs, PyTensor has {len(expected)}")
     for i, (g, e) in enumerate(zip(got, expected)):
@@ -77,7 +78,7 @@ def compare(got, expected):
             raise StageError(f"wrong values: output {i} ({e.get('name')}) is {g['dtype']}{g['shape']}, "
                              f"PyTensor's {e['dtype']}{e['shape']}")
         gv, ev = [_num(x) for x in _flat(g["data"])], [_num(x) for x in _flat(e["data"])]
-        rtol = RTOL.get(e["dtype"], 0.0)
+        rtol = max(RTOL.get(e["dtype"], 0.0), e.get("rtol", 0.0))
         scale = max([abs(x) for x in ev if math.isfinite(x)] or [0.0])
         for k, (a, b) in enumerate(zip(gv, ev)):
             if math.isnan(b) and math.isnan(a):
