@@ -4,7 +4,9 @@
 #include "compare/CompareWindow.h"
 #include "widgets/GraphCanvas.h"
 #include "widgets/GraphView.h"
+#include "widgets/RunPane.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -48,8 +50,9 @@ int runGui(int argc, char** argv) {
     QCommandLineOption mode("mode", "Scan buffer sizing when rewriting: exact (default, the proven-safe minimum) or pytensor "
                                     "(as PyTensor's C backend). B switches in the window.",
                             "MODE");
+    QCommandLineOption verify("verify", "Verify all steps after opening (and --step); --screenshot then waits for the verdict.");
     QCommandLineOption compare("compare", "Compare a PyTensor trace, compiled graph or listing with tensorlens (docs/missed.md).", "FILE");
-    for (const QCommandLineOption& o : {example, step, select, screenshot, size, mode, compare}) parser.addOption(o);
+    for (const QCommandLineOption& o : {example, step, select, screenshot, size, mode, verify, compare}) parser.addOption(o);
     parser.process(app);
 
     MainWindow window;
@@ -102,18 +105,27 @@ int runGui(int argc, char** argv) {
         bool ok = true;
         // Steps are taken after the first picture is drawn, as a user would, so
         // positions carry over and erased nodes stay where they were.
-        if (parser.isSet(step) || parser.isSet(select) || parser.isSet(screenshot)) {
+        if (parser.isSet(step) || parser.isSet(select) || parser.isSet(screenshot) || parser.isSet(verify)) {
             afterLayout(window, [&] {
-                auto finish = [&] {
-                    if (parser.isSet(select)) window.session()->setSelection({parser.value(select).toLongLong()});
+                auto picture = [&] {
                     if (!parser.isSet(screenshot)) return;
                     // The picture shows the whole graph, whatever the step added at the sides.
                     window.canvas()->view()->fit();
-                    QTimer::singleShot(parser.isSet(step) ? 600 : 0, &window, [&] {
+                    QTimer::singleShot(parser.isSet(step) || parser.isSet(verify) ? 600 : 0, &window, [&] {
                         const bool saved = window.grab().save(parser.value(screenshot));
                         if (!saved) std::cerr << "tensorlens: cannot write " << parser.value(screenshot).toStdString() << "\n";
                         QApplication::exit(saved ? 0 : 1);
                     });
+                };
+                auto finish = [&, picture] {
+                    if (parser.isSet(select)) window.session()->setSelection({parser.value(select).toLongLong()});
+                    if (!parser.isSet(verify)) {
+                        picture();
+                        return;
+                    }
+                    // As Shift+F9 does; the picture once the verdict is above the canvas.
+                    QObject::connect(window.runPane(), &RunPane::verifyFinished, &window, [picture](int) { picture(); }, Qt::SingleShotConnection);
+                    if (QAction* a = window.findChild<QAction*>("actVerify")) a->trigger();
                 };
                 if (!parser.isSet(step)) {
                     finish();

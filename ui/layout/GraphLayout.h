@@ -64,6 +64,8 @@ public:
     void remember(const VisualGraph& vg, const GraphLayout& layout);
     void setRect(const std::string& key, const QRectF& r) { m_rects[key] = r; }
     void setPath(const std::string& edgeKey, const QPainterPath& p) { m_paths[edgeKey] = p; }
+    void eraseRect(const std::string& key) { m_rects.erase(key); }
+    void erasePath(const std::string& edgeKey) { m_paths.erase(edgeKey); }
     const QRectF* rect(const std::string& key) const;
     const QPainterPath* path(const std::string& edgeKey) const;
     void clear();

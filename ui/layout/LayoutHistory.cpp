@@ -18,12 +18,18 @@ void LayoutHistory::store(int position, int parent, const VisualGraph& vg, const
     for (size_t i = 0; i < vg.nodes.size() && i < layout.rects.size(); ++i) {
         const std::string& key = vg.nodes[i].key;
         const QRectF* was = base ? base->rect(key) : nullptr;
-        if (!was || *was != layout.rects[i]) r.rects[key] = layout.rects[i];
+        if (!was || *was != layout.rects[i]) {
+            r.rects[key] = layout.rects[i];
+            r.rectsBefore[key] = was ? std::optional<QRectF>(*was) : std::nullopt;
+        }
     }
     for (size_t e = 0; e < vg.edges.size() && e < layout.paths.size(); ++e) {
         const std::string key = edgeKey(vg, vg.edges[e]);
         const QPainterPath* was = base ? base->path(key) : nullptr;
-        if (!was || *was != layout.paths[e]) r.paths[key] = layout.paths[e];
+        if (!was || *was != layout.paths[e]) {
+            r.paths[key] = layout.paths[e];
+            r.pathsBefore[key] = was ? std::optional<QPainterPath>(*was) : std::nullopt;
+        }
     }
     // A stored picture derived from this position's old picture would now rest on
     // a different one: it goes too (it is made again when shown).
@@ -50,6 +56,30 @@ PositionCache LayoutHistory::picture(int position) const {
         for (const auto& [k, p] : (*it)->paths) out.setPath(k, p);
     }
     return out;
+}
+
+bool LayoutHistory::stepPicture(int position, int shownAt, PositionCache& shown) const {
+    auto at = m_records.find(position), from = m_records.find(shownAt);
+    if (at == m_records.end() || from == m_records.end() || position == shownAt) return false;
+    if (at->second.parent == shownAt) {
+        // Forward: what `position` changed, on top.
+        for (const auto& [k, r] : at->second.rects) shown.setRect(k, r);
+        for (const auto& [k, p] : at->second.paths) shown.setPath(k, p);
+        return true;
+    }
+    if (from->second.parent == position) {
+        // Back: what `shownAt` changed, undone.
+        for (const auto& [k, r] : from->second.rectsBefore) {
+            if (r) shown.setRect(k, *r);
+            else shown.eraseRect(k);
+        }
+        for (const auto& [k, p] : from->second.pathsBefore) {
+            if (p) shown.setPath(k, *p);
+            else shown.erasePath(k);
+        }
+        return true;
+    }
+    return false;
 }
 
 int LayoutHistory::parentOf(int position) const {

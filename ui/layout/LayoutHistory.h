@@ -7,6 +7,7 @@
 #include "layout/GraphLayout.h"
 
 #include <map>
+#include <optional>
 
 namespace tl {
 
@@ -20,6 +21,12 @@ public:
     /// Every rect and route drawn at `position` (and, harmlessly, those of the
     /// pictures it derives from under keys it does not draw).
     PositionCache picture(int position) const;
+    /// Turns `shown`, a picture that agrees with picture(shownAt) on every key
+    /// that has, into one that agrees with picture(position), when one position
+    /// was derived from the other (a step either way between pictures shown
+    /// before): only what that step changed is touched. False (and `shown`
+    /// untouched) when they are not neighbours.
+    bool stepPicture(int position, int shownAt, PositionCache& shown) const;
     /// The position `position` was derived from (-1: a fresh layout, or unknown).
     int parentOf(int position) const;
     void clear() { m_records.clear(); }
@@ -32,6 +39,9 @@ private:
         int parent = -1;
         std::unordered_map<std::string, QRectF> rects;
         std::unordered_map<std::string, QPainterPath> paths;
+        // What the parent's picture had under the keys above (none: it had nothing).
+        std::unordered_map<std::string, std::optional<QRectF>> rectsBefore;
+        std::unordered_map<std::string, std::optional<QPainterPath>> pathsBefore;
     };
     std::map<int, Record> m_records;
 };

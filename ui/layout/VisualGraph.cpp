@@ -55,6 +55,8 @@ void VisualGraph::index() {
     m_byKey.clear();
     m_byNode.clear();
     m_byRef.clear();
+    m_byKey.reserve(nodes.size());
+    m_byNode.reserve(nodes.size());
     for (int i = 0; i < static_cast<int>(nodes.size()); ++i) {
         m_byKey[nodes[i].key] = i;
         const VNode& n = nodes[i];

@@ -110,9 +110,10 @@ VisualGraph buildVisualGraph(const Graph& g, const ExpansionState& expansion, co
         b.buildLevel(std::move(L), work);
     }
     vg.index();
+    const size_t withoutGhosts = vg.nodes.size();
     if (changes) addBodyGhosts(vg, b, *changes);
     if (!diff || diff->erased.empty()) {
-        vg.index();
+        if (vg.nodes.size() != withoutGhosts) vg.index();
         return vg;
     }
     std::unordered_map<VarId, int> ghostOutput;  // variables the ghosts produced (or their replacements)

@@ -8,6 +8,10 @@ namespace tl {
 
 GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
     setBackgroundBrush(Qt::white);
+    // No BSP index: a step adds, moves and re-labels a few items of thousands,
+    // and keeping the index current for them cost more than the linear walk
+    // over the items a paint or a click makes.
+    setItemIndexMethod(QGraphicsScene::NoIndex);
     connect(this, &QGraphicsScene::selectionChanged, this, [this] {
         if (!m_selecting) emit selectionChangedByUser(selectedRefs());
     });
@@ -26,6 +30,7 @@ void GraphScene::clearContent() {
     m_nodes.clear();
     m_clusters.clear();
     m_edges.clear();
+    m_edgeOrder.clear();
     m_badges.clear();
     m_banner = nullptr;
     m_vg.reset();
@@ -45,6 +50,8 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
     std::unordered_map<std::string, NodeItem*> nodes;
     std::unordered_map<std::string, ClusterItem*> clusters;
     nodes.reserve(g.nodes.size());
+    // Nodes new to the scene or drawn elsewhere: the labels around them are placed again.
+    std::vector<char> moved(g.nodes.size(), 0);
     for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
         const VNode& n = g.nodes[i];
         uint8_t flags = 0;
@@ -60,7 +67,9 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
             } else {
                 item = new ClusterItem(n);
                 addItem(item);
+                moved[i] = 1;
             }
+            if (!moved[i] && item->frameRect() != layout.rects[i]) moved[i] = 1;
             item->setNode(n, layout.rects[i]);
             item->setFlags(flags);
             clusters[n.key] = item;
@@ -73,7 +82,9 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
         } else {
             item = new NodeItem(n);
             addItem(item);
+            moved[i] = 1;
         }
+        if (!moved[i] && item->boxRect() != layout.rects[i]) moved[i] = 1;
         item->setNode(n, layout.rects[i]);
         item->setFlags(flags);
         // Every drawn node can be inspected, body nodes included; ghosts and
@@ -90,26 +101,33 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
 
     std::unordered_map<std::string, EdgeItem*> edges;
     edges.reserve(g.edges.size());
+    std::vector<char> changedEdge(g.edges.size(), 0);
+    m_edgeOrder.assign(g.edges.size(), nullptr);
     for (int e = 0; e < static_cast<int>(g.edges.size()); ++e) {
         const VEdge& ve = g.edges[e];
         std::string key = edgeKey(g, ve);
+        // The same variable twice into one node (x + x): the second item keyed by
+        // its rank among them (not by the edge's index, which every step shifts).
+        if (edges.count(key))
+            for (int rank = 2;; ++rank)
+                if (std::string k = key + "#" + std::to_string(rank); !edges.count(k)) {
+                    key = std::move(k);
+                    break;
+                }
         EdgeItem* item;
         if (auto it = m_edges.find(key); it != m_edges.end()) {
             item = it->second;
             m_edges.erase(it);
-        } else if (auto dup = edges.find(key); dup != edges.end()) {
-            // The same variable twice into one node (x + x): a second item with its own key.
-            key += "#" + std::to_string(e);
-            item = new EdgeItem;
-            addItem(item);
         } else {
             item = new EdgeItem;
             addItem(item);
+            changedEdge[e] = 1;
         }
         // Constants and inputs sit right above their reader: their label would repeat the node's.
         const VNode::Kind fromKind = g.nodes[ve.from].kind;
         const bool quiet = fromKind == VNode::Kind::Constant || fromKind == VNode::Kind::Input;
-        item->setEdge(layout.paths[e], quiet ? QString() : QString::fromStdString(ve.label), QString::fromStdString(ve.link));
+        if (item->setEdge(layout.paths[e], quiet ? QString() : QString::fromStdString(ve.label), QString::fromStdString(ve.link))) changedEdge[e] = 1;
+        m_edgeOrder[e] = item;
         EdgeItem::Style style = EdgeItem::Normal;
         if (h.rewiredEdges.count(e)) style = EdgeItem::Rewired;
         else if (h.ghosts.count(ve.to) || h.ghosts.count(ve.from)) style = EdgeItem::ToGhost;
@@ -124,7 +142,14 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
     delete m_banner;
     m_banner = nullptr;
     placeBadges(h);
-    placeLabels();
+    // What the step touched: changed edges, nodes new or moved, and the edges
+    // at the ends of either (their labels compete for the same room).
+    std::vector<char> touchedNode = std::move(moved);
+    for (size_t e = 0; e < g.edges.size(); ++e)
+        if (changedEdge[e]) touchedNode[g.edges[e].from] = touchedNode[g.edges[e].to] = 1;
+    std::vector<char> touched(g.edges.size(), 0);
+    for (size_t e = 0; e < g.edges.size(); ++e) touched[e] = changedEdge[e] || touchedNode[g.edges[e].from] || touchedNode[g.edges[e].to];
+    placeLabels(touched);
     if (!h.banner.isEmpty()) {
         m_banner = new BannerItem(h.banner, true);
         addItem(m_banner);

@@ -70,12 +70,15 @@ protected:
 
 private:
     void placeBadges(const Highlights& h);
-    void placeLabels();
+    /// Places the labels of `touched` edges (and of kept edges whose label a
+    /// change now covers) around the labels kept where they were.
+    void placeLabels(const std::vector<char>& touched);
     std::shared_ptr<const VisualGraph> m_vg;
     GraphLayout m_layout;
     std::unordered_map<std::string, NodeItem*> m_nodes;
     std::unordered_map<std::string, ClusterItem*> m_clusters;
     std::unordered_map<std::string, EdgeItem*> m_edges;
+    std::vector<EdgeItem*> m_edgeOrder;  // the item of each edge of m_vg, by index
     std::vector<BadgeItem*> m_badges;
     BannerItem* m_banner = nullptr;
     bool m_bannerShown = true;

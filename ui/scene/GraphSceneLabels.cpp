@@ -68,27 +68,49 @@ void GraphScene::placeBadges(const Highlights& h) {
     }
 }
 
-void GraphScene::placeLabels() {
+void GraphScene::placeLabels(const std::vector<char>& touched) {
     const VisualGraph& g = *m_vg;
     RectGrid taken;
     addBoxes(taken, g, m_layout);
     for (BadgeItem* b : m_badges) taken.add(b->sceneBoundingRect());
+    // A step moves a handful of boxes: every other label stays where it was, as
+    // long as what the step drew does not cover it (labels placed before never
+    // cover each other). The rest are placed around them.
+    std::vector<EdgeItem*> items;
+    for (size_t e = 0; e < m_edgeOrder.size(); ++e) {
+        EdgeItem* item = m_edgeOrder[e];
+        if (!item) continue;
+        bool keep = e < touched.size() && !touched[e];
+        const std::optional<QRectF> label = keep ? item->labelRect() : std::nullopt;
+        const std::optional<QRectF> link = keep ? item->linkRect() : std::nullopt;
+        // A label left out for want of room may find some now: placed again.
+        if (keep && !item->label().isEmpty() && !label) keep = false;
+        if (keep && !item->link().isEmpty() && !link) keep = false;
+        if (keep && label && !taken.free(*label)) keep = false;
+        if (keep && link && !taken.free(*link)) keep = false;
+        if (!keep) {
+            items.push_back(item);
+            continue;
+        }
+        if (label) taken.add(*label);
+        if (link) taken.add(*link);
+    }
     // Many edges: the middle only (walking every curve for its length costs more
     // than the picture gains at the zoom where thousands of edges are visible).
-    const bool few = m_edges.size() < 1500;
-    std::vector<EdgeItem*> items;
-    items.reserve(m_edges.size());
-    for (const auto& [k, e] : m_edges) items.push_back(e);
+    const bool few = m_edgeOrder.size() < 1500;
     // Links first (they name the loop's categories), then the rest, in a fixed order.
     std::sort(items.begin(), items.end(), [](EdgeItem* a, EdgeItem* b) {
         if (a->link().isEmpty() != b->link().isEmpty()) return !a->link().isEmpty();
         const QPointF pa = a->path().currentPosition(), pb = b->path().currentPosition();
         return pa.y() != pb.y() ? pa.y() < pb.y() : pa.x() < pb.x();
     });
-    const QFontMetricsF fm(canvasSmallFont());
+    const double ascent = QFontMetricsF(canvasSmallFont()).ascent();
     for (EdgeItem* e : items) {
         const QPainterPath& path = e->path();
-        if (path.isEmpty()) continue;
+        if (path.isEmpty()) {
+            e->placeLabels(std::nullopt, std::nullopt);
+            continue;
+        }
         std::optional<QPointF> link;
         if (!e->link().isEmpty()) {
             // Up the last stretch before the arrow: the gap under the frame's header.
@@ -96,8 +118,8 @@ void GraphScene::placeLabels() {
             for (double up : {9.0, 20.0, 32.0, 44.0}) {
                 for (double side : {5.0, -5.0}) {
                     QPointF at = tip + QPointF(side, -up);
-                    if (side < 0) at.rx() -= EdgeItem::labelRectAt(e->link(), QPointF(), true).width();
-                    if (taken.free(EdgeItem::labelRectAt(e->link(), at, true))) {
+                    if (side < 0) at.rx() -= e->ownLinkRectAt(QPointF()).width();
+                    if (taken.free(e->ownLinkRectAt(at))) {
                         link = at;
                         break;
                     }
@@ -106,11 +128,11 @@ void GraphScene::placeLabels() {
             }
             // A link always says what it is: on top of the edge when nothing else is free.
             if (!link) link = tip + QPointF(5, -9);
-            taken.add(EdgeItem::labelRectAt(e->link(), *link, true));
+            taken.add(e->ownLinkRectAt(*link));
         }
         std::optional<QPointF> label;
         if (!e->label().isEmpty()) {
-            const double width = fm.horizontalAdvance(e->label());
+            const double width = e->labelWidth();
             std::vector<QPointF> along;
             if (few)
                 for (double t : {0.5, 0.38, 0.62, 0.26, 0.74}) along.push_back(path.pointAtPercent(t));
@@ -118,15 +140,15 @@ void GraphScene::placeLabels() {
                 along.push_back(path.boundingRect().center());
             for (const QPointF& p : along) {
                 for (double side : {5.0, -5.0 - width}) {
-                    const QPointF at = p + QPointF(side, fm.ascent() / 2);
-                    if (taken.free(EdgeItem::labelRectAt(e->label(), at, false))) {
+                    const QPointF at = p + QPointF(side, ascent / 2);
+                    if (taken.free(e->ownLabelRectAt(at))) {
                         label = at;
                         break;
                     }
                 }
                 if (label) break;
             }
-            if (label) taken.add(EdgeItem::labelRectAt(e->label(), *label, false));
+            if (label) taken.add(e->ownLabelRectAt(*label));
         }
         e->placeLabels(label, link);
     }

@@ -154,14 +154,17 @@ QPointF middlePoint(const QPainterPath& path) {
 
 EdgeItem::EdgeItem() { setZValue(0); }
 
-void EdgeItem::setEdge(const QPainterPath& path, const QString& label, const QString& link) {
-    if (path == m_path && label == m_label && link == m_link) return;
+bool EdgeItem::setEdge(const QPainterPath& path, const QString& label, const QString& link) {
+    if (path == m_path && label == m_label && link == m_link) return false;
     prepareGeometryChange();
     m_path = path;
+    if (label != m_label || m_labelBox.isNull()) m_labelBox = labelRectAt(label, QPointF(), false);
+    if (link != m_link || m_linkBox.isNull()) m_linkBox = labelRectAt(link, QPointF(), true);
     m_label = label;
     m_link = link;
     recomputeBounds();
     update();
+    return true;
 }
 
 void EdgeItem::setStyle(Style s) {
@@ -180,12 +183,12 @@ QRectF EdgeItem::labelRectAt(const QString& text, QPointF baseline, bool bold) {
 
 std::optional<QRectF> EdgeItem::labelRect() const {
     if (m_label.isEmpty() || !m_showLabel) return std::nullopt;
-    return labelRectAt(m_label, m_labelPos, false);
+    return ownLabelRectAt(m_labelPos);
 }
 
 std::optional<QRectF> EdgeItem::linkRect() const {
     if (m_link.isEmpty() || !m_showLink) return std::nullopt;
-    return labelRectAt(m_link, m_linkPos, true);
+    return ownLinkRectAt(m_linkPos);
 }
 
 void EdgeItem::placeLabels(std::optional<QPointF> label, std::optional<QPointF> link) {
@@ -251,7 +254,7 @@ void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
         // A light plate keeps the category readable where it crosses a frame or an edge.
         p->setPen(Qt::NoPen);
         p->setBrush(QColor(255, 255, 255, 220));
-        p->drawRoundedRect(labelRectAt(m_link, m_linkPos, true), 2, 2);
+        p->drawRoundedRect(ownLinkRectAt(m_linkPos), 2, 2);
         p->setPen(palette::link());
         p->drawText(m_linkPos, m_link);
     }

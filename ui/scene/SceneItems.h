@@ -43,7 +43,8 @@ class EdgeItem : public QGraphicsItem {
 public:
     EdgeItem();
     int type() const override { return kEdgeItemType; }
-    void setEdge(const QPainterPath& path, const QString& label, const QString& link);
+    /// Returns whether anything changed (the route or a text).
+    bool setEdge(const QPainterPath& path, const QString& label, const QString& link);
     enum Style : uint8_t { Normal, Rewired, ToGhost };
     void setStyle(Style s);
     Style style() const { return m_style; }
@@ -55,6 +56,12 @@ public:
     void placeLabels(std::optional<QPointF> label, std::optional<QPointF> link);
     /// The rects the labels take when drawn at these baseline positions.
     static QRectF labelRectAt(const QString& text, QPointF baseline, bool bold);
+    /// labelRectAt of this edge's own label / link text, from sizes measured once
+    /// when the text was set (measuring text is most of placing thousands of labels).
+    QRectF ownLabelRectAt(QPointF baseline) const { return m_labelBox.translated(baseline); }
+    QRectF ownLinkRectAt(QPointF baseline) const { return m_linkBox.translated(baseline); }
+    double labelWidth() const { return m_labelBox.width() - 4; }
+    double linkWidth() const { return m_linkBox.width() - 4; }
     std::optional<QRectF> labelRect() const;
     std::optional<QRectF> linkRect() const;
 
@@ -66,6 +73,7 @@ private:
     QPainterPath m_path;
     QString m_label, m_link;
     QPointF m_labelPos, m_linkPos;
+    QRectF m_labelBox, m_linkBox;  // labelRectAt(text, origin) of each text
     bool m_showLabel = true, m_showLink = true;
     QPolygonF m_arrow;
     QRectF m_bounds;
@@ -79,6 +87,7 @@ public:
     int type() const override { return kClusterItemType; }
     void setNode(const VNode& node, const QRectF& rect);
     const VNode& node() const { return m_node; }
+    QRectF frameRect() const { return QRectF(pos(), m_size); }
     void setFlags(uint8_t nodeItemFlags);
     QRectF boundingRect() const override;
     void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;

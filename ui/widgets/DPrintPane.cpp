@@ -1,5 +1,7 @@
 #include "widgets/DPrintPane.h"
 
+#include "model/LineDiff.h"
+
 #include <QCheckBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -109,8 +111,8 @@ void DPrintPane::refresh() {
     std::vector<std::string> text(lines.size());
     std::vector<NodeRef> refs(lines.size());
     for (size_t i = 0; i < lines.size(); ++i) {
-        const DPrintLine& l = lines[i];
-        text[i] = l.text;
+        DPrintLine& l = lines[i];
+        text[i] = std::move(l.text);
         if (l.node) refs[i] = refOf(l.graph, l.node);
         // A body's placeholders and constants: the node whose body it is.
         if (!refs[i].valid() && l.innerGraphOf)
@@ -120,10 +122,6 @@ void DPrintPane::refresh() {
     m_updating = true;
     // Only the lines that changed are replaced: a step changes a few lines of a
     // listing of thousands, and laying out the whole text again is the slow part.
-    size_t head = 0;
-    while (head < text.size() && head < m_lines.size() && text[head] == m_lines[head]) ++head;
-    size_t tail = 0;
-    while (tail < text.size() - head && tail < m_lines.size() - head && text[text.size() - 1 - tail] == m_lines[m_lines.size() - 1 - tail]) ++tail;
     auto setAll = [&] {
         std::string all;
         for (size_t i = 0; i < text.size(); ++i) {
@@ -134,34 +132,44 @@ void DPrintPane::refresh() {
     };
     if (m_lines.empty() || text.empty() || m_edit->document()->blockCount() != static_cast<int>(m_lines.size())) {
         setAll();
-    } else if (head != text.size() || text.size() != m_lines.size()) {
+    } else if (const std::vector<LineHunk> hunks = lineHunks(m_lines, text); !hunks.empty()) {
         QTextDocument* doc = m_edit->document();
         QTextCursor c(doc);
-        const int firstOld = static_cast<int>(head), lastOld = static_cast<int>(m_lines.size() - tail);  // [firstOld, lastOld)
-        std::string middle;
-        for (size_t i = head; i < text.size() - tail; ++i) {
-            if (i > head) middle += '\n';
-            middle += text[i];
-        }
-        c.beginEditBlock();
-        if (lastOld > firstOld) {
-            c.setPosition(doc->findBlockByNumber(firstOld).position());
-            const QTextBlock last = doc->findBlockByNumber(lastOld - 1);
-            c.setPosition(last.position() + last.length() - 1, QTextCursor::KeepAnchor);
-            c.insertText(QString::fromStdString(middle));
-            if (head + tail == text.size()) {
-                // Lines only removed: drop the now empty line too.
-                c.deletePreviousChar();
-                if (firstOld == 0) c.deleteChar();
+        auto join = [&](int from, int to) {
+            std::string s;
+            for (int i = from; i < to; ++i) {
+                if (i > from) s += '\n';
+                s += text[i];
             }
-        } else {
-            // Lines only inserted, before old line firstOld.
-            if (firstOld < doc->blockCount()) {
-                c.setPosition(doc->findBlockByNumber(firstOld).position());
-                c.insertText(QString::fromStdString(middle) + "\n");
+            return QString::fromStdString(s);
+        };
+        c.beginEditBlock();
+        // Last first: the block numbers of the hunks before stay valid.
+        for (auto h = hunks.rbegin(); h != hunks.rend(); ++h) {
+            if (h->oldEnd > h->oldBegin && h->newEnd > h->newBegin) {
+                c.setPosition(doc->findBlockByNumber(h->oldBegin).position());
+                const QTextBlock last = doc->findBlockByNumber(h->oldEnd - 1);
+                c.setPosition(last.position() + last.length() - 1, QTextCursor::KeepAnchor);
+                c.insertText(join(h->newBegin, h->newEnd));
+            } else if (h->oldEnd > h->oldBegin) {
+                // Lines only removed: with the line break before them (after them for the first line).
+                const QTextBlock last = doc->findBlockByNumber(h->oldEnd - 1);
+                if (h->oldBegin > 0) {
+                    const QTextBlock before = doc->findBlockByNumber(h->oldBegin - 1);
+                    c.setPosition(before.position() + before.length() - 1);
+                    c.setPosition(last.position() + last.length() - 1, QTextCursor::KeepAnchor);
+                } else {
+                    c.setPosition(0);
+                    c.setPosition(std::min(last.position() + last.length(), doc->characterCount() - 1), QTextCursor::KeepAnchor);
+                }
+                c.removeSelectedText();
+            } else if (h->oldBegin < doc->blockCount()) {
+                // Lines only inserted, before old line oldBegin.
+                c.setPosition(doc->findBlockByNumber(h->oldBegin).position());
+                c.insertText(join(h->newBegin, h->newEnd) + "\n");
             } else {
                 c.movePosition(QTextCursor::End);
-                c.insertText("\n" + QString::fromStdString(middle));
+                c.insertText("\n" + join(h->newBegin, h->newEnd));
             }
         }
         c.endEditBlock();

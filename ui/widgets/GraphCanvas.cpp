@@ -129,11 +129,17 @@ void GraphCanvas::rebuild(Reason reason) {
     };
     // A position shown before is shown as it was.
     if (reason == Reason::Step && m_history.has(key)) {
-        PositionCache pic = key == m_pictureAt ? m_picture : m_history.picture(key);
+        // A neighbour of the picture on screen is that picture with one step's
+        // changes applied or undone: no need to rebuild it from all its records.
+        if (key != m_pictureAt && m_history.stepPicture(key, m_pictureAt, m_picture)) m_pictureAt = key;
+        const bool onScreen = key == m_pictureAt;
+        PositionCache looked;
+        if (!onScreen) looked = m_history.picture(key);
+        const PositionCache& pic = onScreen ? m_picture : looked;
         if (pictureCovers(*vg, pic)) {
             cancelPending();
             GraphLayout layout = layoutFromPicture(*vg, pic);
-            m_picture = std::move(pic);
+            if (!onScreen) m_picture = std::move(looked);
             display(vg, std::move(layout), h, key, -2);
             m_lastInfo = QString("step %1 as shown before (%2 ms)").arg(k).arg(clock.elapsed());
             emit statusMessage(m_lastInfo);

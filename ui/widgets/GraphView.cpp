@@ -312,11 +312,17 @@ void GraphView::placeMinimap() {
                               {vp.left() + 10, vp.bottom() - h - 10},
                               {vp.right() - w - 10, vp.top() + 10},
                               {vp.left() + 10, vp.top() + 10}};
+    // Counted on the layout's boxes: asking the scene for its items there would
+    // first re-index every item a step moved.
+    auto* s = dynamic_cast<GraphScene*>(scene());
+    const std::vector<QRectF> none;
+    const std::vector<QRectF>& boxes = s ? s->layout().rects : none;
     QPoint best = corners[0];
     int fewest = -1;
     for (const QPoint& c : corners) {
-        const QRect inViewport(viewport()->mapFrom(this, c), QSize(w, h));
-        const int covered = static_cast<int>(items(inViewport, Qt::IntersectsItemBoundingRect).size());
+        const QRectF inScene = mapToScene(QRect(viewport()->mapFrom(this, c), QSize(w, h))).boundingRect();
+        int covered = 0;
+        for (const QRectF& b : boxes) covered += b.intersects(inScene);
         if (fewest < 0 || covered < fewest) {
             fewest = covered;
             best = c;
