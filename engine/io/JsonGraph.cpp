@@ -75,12 +75,18 @@ public:
         GraphAssembler g;
         // Reserved first: ids the loader itself hands out (a nested Composite's copied
         // nodes) then never collide with ids the file gives later nodes.
-        const auto [nextNode, nextVar] = readNextIds(body, path);
-        g.reserveIds(nextNode, nextVar);
+        // (Checked only at the end, so that a broken node is reported before them.)
+        auto reservable = [&](const char* key) {
+            auto it = body.find(key);
+            return it != body.end() && it->is_number_integer() && it->get<int64_t>() >= 0 && it->get<int64_t>() <= kMaxId;
+        };
+        if (reservable("next_node_id") && reservable("next_var_id"))
+            g.reserveIds(body["next_node_id"].get<NodeId>(), body["next_var_id"].get<VarId>());
         readInputs(g, body, path);
         readConstants(g, body, path);
         readNodes(g, body, path, nesting);
         readOutputs(g, body, path);
+        const auto [nextNode, nextVar] = readNextIds(body, path);
         checkNextIds(body, path, nextNode, nextVar);
         return g.finish();
     }

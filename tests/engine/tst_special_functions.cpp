@@ -222,7 +222,9 @@ private slots:
     }
 
     // Float32 inputs compute in double and round: the float64 kernel's value at the
-    // rounded arguments, rounded to float32.
+    // rounded arguments, rounded to float32. log1mexp is the exception: built from exp
+    // and log1p, it runs SLEEF's single-precision functions (ops/VectorMath.h), within
+    // their 4-ULP float32 bound of the rounded double.
     void float32IsRoundedFloat64_data() { againstScipy_data(); }
     void float32IsRoundedFloat64() {
         QFETCH(QString, function);
@@ -240,9 +242,13 @@ private slots:
         const NDArray got32 = run(bd.code, args, DType::Float32);
         QCOMPARE(got32.dtype(), DType::Float32);
         const NDArray got64 = run(bd.code, args, DType::Float64);
+        const bool nativeFloat32 = name == "log1mexp";
         for (int64_t i = 0; i < got32.size(); ++i) {
             const double want = static_cast<double>(static_cast<float>(got64.flatGet(i)));
-            QVERIFY2(sameClass(got32.flatGet(i), want), (name + " row " + std::to_string(i)).c_str());
+            const double got = got32.flatGet(i);
+            const bool ok = sameClass(got, want) ||
+                            (nativeFloat32 && std::isfinite(want) && std::fabs(got - want) <= 4 * 1.2e-7 * std::fabs(want));
+            QVERIFY2(ok, (name + " row " + std::to_string(i)).c_str());
         }
     }
 
