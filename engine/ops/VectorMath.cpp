@@ -29,25 +29,22 @@ void warm(const detail::LoopTable& t) {
     }
 }
 
+// One ISA's table, filled and warmed once.
+Isa makeIsa(void (*fill)(detail::LoopTable&), const char* name) {
+    Isa i;
+    fill(i.table);
+    i.name = name;
+    warm(i.table);
+    return i;
+}
+
 const Isa& avx() {
-    static const Isa isa = [] {
-        Isa i;
-        detail::fillAvxTable(i.table);
-        i.name = "avx";
-        warm(i.table);
-        return i;
-    }();
+    static const Isa isa = makeIsa(&detail::fillAvxTable, "avx");
     return isa;
 }
 
 const Isa& sse2() {
-    static const Isa isa = [] {
-        Isa i;
-        detail::fillSse2Table(i.table);
-        i.name = "sse2";
-        warm(i.table);
-        return i;
-    }();
+    static const Isa isa = makeIsa(&detail::fillSse2Table, "sse2");
     return isa;
 }
 
