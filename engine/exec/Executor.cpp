@@ -1,5 +1,6 @@
 #include "exec/Executor.h"
 
+#include "exec/DestroyOrder.h"
 #include "exec/OpFromGraphRun.h"
 #include "exec/ScanLoop.h"
 #include "ir/GraphWalk.h"
@@ -14,12 +15,6 @@
 namespace tl {
 
 namespace {
-
-// The input output `k` of `n` aliases through `map`, or -1.
-int aliasedInput(const AliasMap& map, int k) {
-    auto it = map.find(k);
-    return it == map.end() || it->second.empty() ? -1 : it->second.front();
-}
 
 std::string describeInput(int i, const Variable* v) {
     std::string s = "input " + std::to_string(i);
@@ -66,109 +61,11 @@ void CompiledGraph::plan() {
         }
     auto isNeeded = [&](const Node* n) { return n && needed.count(n) != 0; };
 
-    // 2. Aliasing. viewParent follows view_map only: as in PyTensor's DestroyHandler, the
-    // output of a destroyer starts a new value even though it reuses the memory.
-    // memParent follows both maps: which memory a variable really sits in.
-    std::unordered_map<const Variable*, const Variable*> viewParent, memParent;
-    std::unordered_map<const Variable*, std::vector<const Variable*>> viewChildren;
-    for (const Node* n : topo) {
-        const AliasMap vm = n->op().viewMap(), dm = n->op().destroyMap();
-        for (int k = 0; k < n->numOutputs(); ++k) {
-            int vi = aliasedInput(vm, k), di = aliasedInput(dm, k);
-            if (vi >= 0 && vi < n->numInputs()) {
-                viewParent[n->output(k)] = n->input(vi);
-                viewChildren[n->input(vi)].push_back(n->output(k));
-            }
-            int mi = vi >= 0 ? vi : di;
-            if (mi >= 0 && mi < n->numInputs()) memParent[n->output(k)] = n->input(mi);
-        }
-    }
-    auto rootOf = [](const std::unordered_map<const Variable*, const Variable*>& parent, const Variable* v) {
-        for (auto it = parent.find(v); it != parent.end(); it = parent.find(v)) v = it->second;
-        return v;
-    };
-    auto viewTree = [&](const Variable* root) {
-        std::vector<const Variable*> out{root};
-        for (size_t i = 0; i < out.size(); ++i) {
-            auto it = viewChildren.find(out[i]);
-            if (it != viewChildren.end()) out.insert(out.end(), it->second.begin(), it->second.end());
-        }
-        return out;
-    };
-
-    // 3. Destroy orderings: every other reader of a destroyed value's view tree runs first.
-    std::unordered_map<const Node*, std::vector<const Node*>> extraSucc;
-    std::unordered_map<const Node*, std::vector<int>> copyInputs;
-    std::unordered_set<const Variable*> destroyedRoots;
-    auto reaches = [&](const Node* from, const std::unordered_set<const Node*>& targets) {
-        // Most destroyers have no other reader: nothing to find, no walk.
-        if (targets.empty()) return false;
-        std::vector<const Node*> stack{from};
-        std::unordered_set<const Node*> seen{from};
-        while (!stack.empty()) {
-            const Node* n = stack.back();
-            stack.pop_back();
-            if (n != from && targets.count(n)) return true;
-            auto push = [&](const Node* m) {
-                if (isNeeded(m) && seen.insert(m).second) stack.push_back(m);
-            };
-            for (Variable* o : n->outputs())
-                for (const Client& c : o->clients()) push(c.node);
-            auto it = extraSucc.find(n);
-            if (it != extraSucc.end())
-                for (const Node* m : it->second) push(m);
-        }
-        return false;
-    };
-    for (const Node* d : topo) {
-        for (auto& [k, ins] : d->op().destroyMap()) {
-            for (int i : ins) {
-                if (i < 0 || i >= d->numInputs()) continue;
-                const Variable* root = rootOf(viewParent, d->input(i));
-                bool protect = !root->owner() || destroyedRoots.count(root) != 0;
-                std::unordered_set<const Node*> readers;
-                for (const Variable* a : viewTree(root))
-                    for (const Client& c : a->clients()) {
-                        if (c.isGraphOutput()) protect = true;
-                        else if (c.node != d && isNeeded(c.node)) readers.insert(c.node);
-                    }
-                for (int j = 0; j < d->numInputs() && !protect; ++j)
-                    if (j != i && rootOf(viewParent, d->input(j)) == root) protect = true;
-                if (!protect && reaches(d, readers)) protect = true;
-                if (protect) {
-                    copyInputs[d].push_back(i);
-                    continue;
-                }
-                destroyedRoots.insert(root);
-                for (const Node* r : readers) extraSucc[r].push_back(d);
-            }
-        }
-        if (copyInputs.count(d)) m_protectedDestroyers.push_back(d);
-    }
-
-    // 3b. Row reuse: output j's node may write over input i (see CompiledGraphOptions::rowReuse),
-    // ordered like a destroyer after the real ones; refused rather than reordered when unsafe.
-    m_rowReuseGranted.assign(m_options.rowReuse.size(), 0);
-    for (size_t k = 0; k < m_options.rowReuse.size(); ++k) {
-        const auto [j, i] = m_options.rowReuse[k];
-        if (j < 0 || j >= static_cast<int>(g.outputs().size()) || i < 0 || i >= m_numInputs) continue;
-        const Node* w = g.outputs()[j]->owner();
-        const Variable* in = g.inputs()[i];
-        if (!isNeeded(w) || destroyedRoots.count(in)) continue;
-        bool ok = true;
-        std::unordered_set<const Node*> readers;
-        for (const Variable* a : viewTree(in))
-            for (const Client& c : a->clients()) {
-                if (c.isGraphOutput()) ok = false;
-                else if (!isNeeded(c.node)) continue;
-                else if (c.node != w) readers.insert(c.node);
-                else if (a != in || w->op().kind() != OpKind::Elemwise) ok = false;
-            }
-        if (!ok || reaches(w, readers)) continue;
-        destroyedRoots.insert(in);
-        for (const Node* r : readers) extraSucc[r].push_back(w);
-        m_rowReuseGranted[k] = 1;
-    }
+    // 2-3. Destroy orderings and row reuse (exec/DestroyOrder.h).
+    DestroyOrder destroys = planDestroyOrder(g, topo, needed, m_options.rowReuse);
+    const auto& memParent = destroys.memParent;
+    m_protectedDestroyers = std::move(destroys.protectedDestroyers);
+    m_rowReuseGranted = std::move(destroys.rowReuseGranted);
 
     // 3c. Lazy IfElse: conditions before what only their branches need (exec/LazyBranches.h).
     m_lazy.analyse(topo);
@@ -193,7 +90,7 @@ void CompiledGraph::plan() {
                     ++indegree[d];
                 }
         };
-        addEdges(extraSucc);
+        addEdges(destroys.runBefore);
         if (lazyEdges) addEdges(m_lazy.orderings());
         auto later = [&](const Node* a, const Node* b) { return topoIndex[a] > topoIndex[b]; };
         std::priority_queue<const Node*, std::vector<const Node*>, decltype(later)> ready(later);
@@ -279,8 +176,8 @@ void CompiledGraph::plan() {
         st.inCount = static_cast<uint32_t>(n->numInputs());
         for (Variable* in : n->inputs()) m_inputSlots.push_back(slotOf[in]);
         st.copyBegin = static_cast<uint32_t>(m_copyInputs.size());
-        auto ci = copyInputs.find(n);
-        if (ci != copyInputs.end())
+        auto ci = destroys.copyInputs.find(n);
+        if (ci != destroys.copyInputs.end())
             for (int i : ci->second) m_copyInputs.push_back(static_cast<uint32_t>(i));
         st.copyCount = static_cast<uint32_t>(m_copyInputs.size()) - st.copyBegin;
         st.contiguousIn = st.inCount > 0 && st.copyCount == 0 ? static_cast<int64_t>(m_inputSlots[st.inBegin]) : -1;
@@ -306,7 +203,7 @@ void CompiledGraph::plan() {
         m_outputSlots.push_back(slotOf[o]);
         const bool fresh = o->owner() && !memParent.count(o) && outputCount[o] == 1;
         m_outputCellOk.push_back(fresh ? 1 : 0);
-        const Variable* root = rootOf(memParent, o);
+        const Variable* root = aliasRoot(memParent, o);
         m_outputAliasesInput.push_back(!root->owner() && !root->isConstant() ? 1 : 0);
     }
 }

@@ -207,30 +207,62 @@ void runReduction(const ReducePlan& plan, std::span<const NDArray> inputs, const
             });
             fold.all(acc, partials.data(), chunks);
         } else {
-            Scratch scratch(k + 2, k);
-            ProgramWorkspace* ws = nullptr;
-            if (plan.map) {
-                ws = &ProgramWorkspace::local();
-                ws->bind(*plan.map, 0);
-            }
-            std::vector<int64_t> idx(static_cast<size_t>(std::max(nw - 1, 0)), 0);
-            int64_t accBase = 0;
-            while (true) {
-                std::byte* accRow = static_cast<std::byte*>(acc) + accBase * static_cast<int64_t>(accBytes);
-                for (int64_t j0 = 0; j0 < inner; j0 += kBlockSize)
-                    foldBlock(scratch, ws, base.data(), accBase, accRow, j0, std::min(kBlockSize, inner - j0));
-                // Next outer index.
-                int d = nw - 2;
-                for (; d >= 0; --d) {
-                    const Dim& dim = dims[static_cast<size_t>(d)];
-                    for (size_t i = 0; i < k; ++i) base[i] += dim.strides[i];
-                    accBase += dim.accStride;
-                    if (++idx[static_cast<size_t>(d)] < dim.size) break;
-                    for (size_t i = 0; i < k; ++i) base[i] -= dim.strides[i] * dim.size;
-                    accBase -= dim.accStride * dim.size;
-                    idx[static_cast<size_t>(d)] = 0;
+            // Rows [r0, r1) of the outermost walk dim (all of it when there is one dim)
+            // and columns [c0, c1) of the innermost, on the calling thread.
+            auto walk = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+                Scratch scratch(k + 2, k);
+                ProgramWorkspace* ws = nullptr;
+                if (plan.map) {
+                    ws = &ProgramWorkspace::local();
+                    ws->bind(*plan.map, 0);
                 }
-                if (d < 0) break;
+                std::vector<int64_t> at = base;
+                std::vector<int64_t> idx(static_cast<size_t>(std::max(nw - 1, 0)), 0);
+                int64_t accBase = 0;
+                if (nw >= 2) {
+                    for (size_t i = 0; i < k; ++i) at[i] += r0 * dims[0].strides[i];
+                    accBase = r0 * dims[0].accStride;
+                    idx[0] = r0;
+                }
+                while (true) {
+                    std::byte* accRow = static_cast<std::byte*>(acc) + accBase * static_cast<int64_t>(accBytes);
+                    for (int64_t j0 = c0; j0 < c1; j0 += kBlockSize)
+                        foldBlock(scratch, ws, at.data(), accBase, accRow, j0, std::min(kBlockSize, c1 - j0));
+                    // Next outer index.
+                    int d = nw - 2;
+                    for (; d >= 0; --d) {
+                        const Dim& dim = dims[static_cast<size_t>(d)];
+                        for (size_t i = 0; i < k; ++i) at[i] += dim.strides[i];
+                        accBase += dim.accStride;
+                        if (++idx[static_cast<size_t>(d)] < (d == 0 ? r1 : dim.size)) break;
+                        for (size_t i = 0; i < k; ++i) at[i] -= dim.strides[i] * dim.size;
+                        accBase -= dim.accStride * dim.size;
+                        idx[static_cast<size_t>(d)] = 0;
+                    }
+                    if (d < 0) break;
+                }
+            };
+            // Large work on several threads, split where no two threads fold into the
+            // same output: by rows when the outermost dim is kept, else by columns when
+            // the innermost is kept. Each output then sees the same folds in the same
+            // order as on one thread, so the split never changes a bit.
+            ThreadPool& pool = ThreadPool::instance();
+            const int64_t rows = nw >= 2 ? dims[0].size : 1;
+            const bool parallel = fold.into && total >= kReduceChunk && pool.threads() > 1;
+            if (parallel && nw >= 2 && !dims[0].reduced) {
+                const int64_t perTask = std::max<int64_t>(1, kReduceChunk / std::max<int64_t>(1, total / rows));
+                pool.parallelFor((rows + perTask - 1) / perTask, [&](int64_t t) {
+                    walk(t * perTask, std::min(rows, (t + 1) * perTask), 0, inner);
+                });
+            } else if (parallel && !innerReduced && inner >= 2 * kBlockSize) {
+                const int64_t sweeps = std::max<int64_t>(1, total / inner);
+                const int64_t blocks = std::max<int64_t>(1, kReduceChunk / (sweeps * kBlockSize));
+                const int64_t perTask = blocks * kBlockSize;
+                pool.parallelFor((inner + perTask - 1) / perTask, [&](int64_t t) {
+                    walk(0, rows, t * perTask, std::min(inner, (t + 1) * perTask));
+                });
+            } else {
+                walk(0, rows, 0, inner);
             }
         }
     }

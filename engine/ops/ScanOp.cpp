@@ -1,5 +1,5 @@
 // ScanOp: construction checks, printed name, type inference, params and JSON.
-// The loop itself is in ScanPerform.cpp, the forward derivative in ScanRop.cpp.
+// The loop itself is in exec/ScanLoop.cpp, the forward derivative in builder/rop/ScanRop.cpp.
 #include "ops/ScanOp.h"
 
 #include "ir/Graph.h"

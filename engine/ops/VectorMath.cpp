@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace tl::vmath {
 
@@ -58,39 +60,34 @@ std::atomic<const Isa*>& current() {
 std::atomic<bool> g_vectorised{true};
 
 // ---- lanes recomputed with the C library ----------------------------------
-// IEEE fields per type: exponent field width and the band of result exponents
-// that SLEEF's results are trusted in. Outside it (|r| below 2^-991 / 2^-119 or
-// from 2^992 / 2^120 on, zeros, subnormals, inf, NaN) the C library decides, so
-// overflow and underflow happen exactly where std:: has them.
-template <typename T> struct Ieee;
-template <> struct Ieee<double> {
-    using U = uint64_t;
-    static constexpr int kShift = 52;
-    static constexpr U kMask = 0x7ff, kLo = 0x020, kHi = 0x7df;
-};
-template <> struct Ieee<float> {
-    using U = uint32_t;
-    static constexpr int kShift = 23;
-    static constexpr U kMask = 0xff, kLo = 0x08, kHi = 0xf6;
-};
+// SLEEF's result is used where the argument is a normal number and the result's
+// magnitude lies in [2^-991, 2^993) (float: [2^-119, 2^120)); everywhere else
+// (zeros, subnormals, inf, NaN, results near overflow or underflow) the C library
+// decides, so overflow and underflow happen exactly where std:: has them. The
+// tests are floating-point comparisons (NaN fails every one), which compile to
+// packed compares even on SSE2, where 64-bit integer compares do not exist. The
+// band itself is in ops/VectorMathLoops.h: each instruction set's table checks a
+// whole block at its own width first (allTrusted), and only a block with an
+// element outside is looked at here, in groups, then element by element.
+using detail::TrustedBand;
 
-template <typename T> inline typename Ieee<T>::U exponentField(T x) {
-    typename Ieee<T>::U u;
-    std::memcpy(&u, &x, sizeof u);
-    return (u >> Ieee<T>::kShift) & Ieee<T>::kMask;
+/// A normal, finite argument (not ±0, subnormal, ±inf or NaN).
+template <typename T> inline bool normalArg(T x) {
+    const T m = std::fabs(x);
+    return (m >= TrustedBand<T>::kArgMin) & (m <= TrustedBand<T>::kArgMax);
 }
-/// ±0, subnormal, ±inf or NaN.
-template <typename T> inline bool specialArg(T x) { return exponentField(x) - 1 >= Ieee<T>::kMask - 1; }
-/// Outside the band where SLEEF's result is used.
-template <typename T> inline bool edgeResult(T r) { return exponentField(r) - Ieee<T>::kLo > Ieee<T>::kHi - Ieee<T>::kLo; }
-template <typename T> inline bool signBit(T x) { return std::signbit(x); }
+/// A result inside the band where SLEEF's value is used.
+template <typename T> inline bool trustedResult(T r) {
+    const T m = std::fabs(r);
+    return (m >= TrustedBand<T>::kResultMin) & (m < TrustedBand<T>::kResultEnd);
+}
 
 // Per function, the arguments the C library handles specially beyond the
 // generic ones: pow's negative bases and base 1 (pow(1, nan) = 1).
-template <typename T> inline bool recompute1(T a, T r) { return specialArg(a) | edgeResult(r); }
+template <typename T> inline bool recompute1(T a, T r) { return !(normalArg(a) & trustedResult(r)); }
 template <typename T> inline bool recompute2(Fn f, T a, T b, T r) {
-    bool bad = specialArg(a) | specialArg(b) | edgeResult(r);
-    if (f == Fn::Pow) bad = bad | signBit(a) | (a == T(1));
+    bool bad = !(normalArg(a) & normalArg(b) & trustedResult(r));
+    if (f == Fn::Pow) bad = bad | std::signbit(a) | (a == T(1));
     return bad;
 }
 
@@ -132,19 +129,96 @@ template <typename T> T reference2(Fn f, T a, T b) {
     return f == Fn::Pow ? scalar_fn::pow(a, b) : scalar_fn::arctan2(a, b);
 }
 
-template <typename T> void fixup1(Fn f, const T* a, T* out, int64_t n) {
-    bool any = false;
-    for (int64_t i = 0; i < n; ++i) any |= recompute1(a[i], out[i]);
-    if (!any) return;
-    for (int64_t i = 0; i < n; ++i)
+// The same tests on a group of kGroup elements at once, in 16-byte vectors (GCC's
+// vector extensions: packed compares on every x86-64): whether every lane of the
+// group is trusted. Groups are what the fixups skip; only a group holding a lane
+// to recompute is looked at element by element.
+template <typename T> struct Lanes;
+template <> struct Lanes<double> {
+    typedef double V __attribute__((vector_size(16)));
+    typedef int64_t M __attribute__((vector_size(16)));
+    using I = int64_t;
+};
+template <> struct Lanes<float> {
+    typedef float V __attribute__((vector_size(16)));
+    typedef int32_t M __attribute__((vector_size(16)));
+    using I = int32_t;
+};
+constexpr int64_t kGroupBytes = 64;
+
+template <typename T> struct Group {
+    using V = typename Lanes<T>::V;
+    using M = typename Lanes<T>::M;
+    static constexpr int kWidth = static_cast<int>(sizeof(V) / sizeof(T));
+    static constexpr int kVectors = static_cast<int>(kGroupBytes / sizeof(V));
+    static constexpr int64_t kSize = kGroupBytes / static_cast<int64_t>(sizeof(T));
+
+    static V load(const T* p) {
+        V v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    }
+    static V abs(V v) {
+        const M magnitude = M{} + std::numeric_limits<typename Lanes<T>::I>::max();  // every bit but the sign
+        return (V)((M)v & magnitude);
+    }
+    static M normalArgs(V v) {
+        const V m = abs(v);
+        return (m >= TrustedBand<T>::kArgMin) & (m <= TrustedBand<T>::kArgMax);
+    }
+    static M trustedResults(V v) {
+        const V m = abs(v);
+        return (m >= TrustedBand<T>::kResultMin) & (m < TrustedBand<T>::kResultEnd);
+    }
+    static bool allSet(M ok) {
+        uint64_t u[2];
+        std::memcpy(u, &ok, sizeof u);
+        return (u[0] & u[1]) == ~uint64_t{0};
+    }
+    /// Every lane of the group at a, out has a normal argument and a trusted result.
+    static bool trusted1(const T* a, const T* out) {
+        M ok = ~M{};
+        for (int v = 0; v < kVectors; ++v)
+            ok &= normalArgs(load(a + v * kWidth)) & trustedResults(load(out + v * kWidth));
+        return allSet(ok);
+    }
+    static bool trusted2(Fn f, const T* a, const T* b, const T* out) {
+        M ok = ~M{};
+        for (int v = 0; v < kVectors; ++v) {
+            const V va = load(a + v * kWidth);
+            ok &= normalArgs(va) & normalArgs(load(b + v * kWidth)) & trustedResults(load(out + v * kWidth));
+            if (f == Fn::Pow) ok &= (va > T(0)) & (va != T(1));
+        }
+        return allSet(ok);
+    }
+};
+
+template <typename T> void fixup1(const detail::LoopTable& t, Fn f, const T* a, T* out, int64_t n) {
+    if constexpr (std::is_same_v<T, double>) {
+        if (t.trustedD(a, out, n)) return;
+    } else {
+        if (t.trustedF(a, out, n)) return;
+    }
+    using G = Group<T>;
+    int64_t i = 0;
+    for (; i + G::kSize <= n; i += G::kSize) {
+        if (G::trusted1(a + i, out + i)) continue;
+        for (int64_t k = i; k < i + G::kSize; ++k)
+            if (recompute1(a[k], out[k])) out[k] = reference1(f, a[k]);
+    }
+    for (; i < n; ++i)
         if (recompute1(a[i], out[i])) out[i] = reference1(f, a[i]);
 }
 
 template <typename T> void fixup2(Fn f, const T* a, const T* b, T* out, int64_t n) {
-    bool any = false;
-    for (int64_t i = 0; i < n; ++i) any |= recompute2(f, a[i], b[i], out[i]);
-    if (!any) return;
-    for (int64_t i = 0; i < n; ++i)
+    using G = Group<T>;
+    int64_t i = 0;
+    for (; i + G::kSize <= n; i += G::kSize) {
+        if (G::trusted2(f, a + i, b + i, out + i)) continue;
+        for (int64_t k = i; k < i + G::kSize; ++k)
+            if (recompute2(f, a[k], b[k], out[k])) out[k] = reference2(f, a[k], b[k]);
+    }
+    for (; i < n; ++i)
         if (recompute2(f, a[i], b[i], out[i])) out[i] = reference2(f, a[i], b[i]);
 }
 
@@ -156,7 +230,7 @@ template <typename T> auto loopOf(const detail::LoopTable& t, Fn f) {
 // A SLEEF function on any n, special lanes from the C library.
 template <typename T> void primitive(const detail::LoopTable& t, Fn f, const T* a, T* out, int64_t n) {
     loopOf<T>(t, f)(a, out, n);
-    fixup1(f, a, out, n);
+    fixup1(t, f, a, out, n);
 }
 
 constexpr int64_t kChunk = 256;  // the compositions' temporaries, on the stack
@@ -219,7 +293,7 @@ template <typename T> void applyVector(Fn f, const T* a, T* out, int64_t n) {
         if (f == Fn::Sigmoid) sigmoidChunk(t, a + s, out + s, m);
         else if (f == Fn::Softplus) softplusChunk(t, a + s, out + s, m);
         else log1mexpChunk(t, a + s, out + s, m);
-        fixup1(f, a + s, out + s, m);
+        fixup1(t, f, a + s, out + s, m);
     }
 }
 

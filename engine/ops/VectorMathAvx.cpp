@@ -41,6 +41,8 @@ void fillAvxTable(LoopTable& t) {
 #undef TL_X
     t.d[static_cast<int>(Fn::Sqrt)] = &loop1<D4, sqrtD4>;
     t.f[static_cast<int>(Fn::Sqrt)] = &loop1<F8, sqrtF8>;
+    t.trustedD = &allTrusted<D4>;
+    t.trustedF = &allTrusted<F8>;
 }
 
 } // namespace tl::vmath::detail

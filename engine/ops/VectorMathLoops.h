@@ -11,6 +11,19 @@
 
 namespace tl::vmath::detail {
 
+/// Where SLEEF's result is used: the argument is a normal number and the result's
+/// magnitude lies in [kResultMin, kResultEnd). Elsewhere VectorMath.cpp takes the
+/// C library's value.
+template <typename T> struct TrustedBand;
+template <> struct TrustedBand<double> {
+    static constexpr double kArgMin = 0x1p-1022, kArgMax = 0x1.fffffffffffffp1023;
+    static constexpr double kResultMin = 0x1p-991, kResultEnd = 0x1p993;
+};
+template <> struct TrustedBand<float> {
+    static constexpr float kArgMin = 0x1p-126f, kArgMax = 0x1.fffffep127f;
+    static constexpr float kResultMin = 0x1p-119f, kResultEnd = 0x1p120f;
+};
+
 using LoopD = void (*)(const double* a, double* out, int64_t n);
 using LoopF = void (*)(const float* a, float* out, int64_t n);
 using Loop2D = void (*)(const double* a, const double* b, double* out, int64_t n);
@@ -24,6 +37,9 @@ struct LoopTable {
     LoopF f[kNumFns] = {};
     Loop2D d2[kNumFns] = {};
     Loop2F f2[kNumFns] = {};
+    /// Whether every (a[i], r[i]), i < n, is inside TrustedBand: one pass at the table's width.
+    bool (*trustedD)(const double* a, const double* r, int64_t n) = nullptr;
+    bool (*trustedF)(const float* a, const float* r, int64_t n) = nullptr;
 };
 
 /// 4 doubles / 8 floats per call (SLEEF picks AVX2, FMA4 or AVX). Call only when the CPU has AVX.

@@ -36,6 +36,33 @@ void loop2(const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out
     }
 }
 
+// TrustedBand's test on whole vectors, with GCC's vector operators on the
+// intrinsic types, so each unit compiles it for its own instruction set.
+template <typename T, class V> inline auto trustedLanes(V x, V r) {
+    using B = TrustedBand<T>;
+    const V ax = x < T(0) ? -x : x, ar = r < T(0) ? -r : r;  // NaN stays NaN and fails every compare
+    return (ax >= B::kArgMin) & (ax <= B::kArgMax) & (ar >= B::kResultMin) & (ar < B::kResultEnd);
+}
+
+template <typename T> inline bool trustedScalar(T x, T r) {
+    using B = TrustedBand<T>;
+    const T ax = x < T(0) ? -x : x, ar = r < T(0) ? -r : r;
+    return ax >= B::kArgMin && ax <= B::kArgMax && ar >= B::kResultMin && ar < B::kResultEnd;
+}
+
+template <class Tr> bool allTrusted(const typename Tr::T* a, const typename Tr::T* r, int64_t n) {
+    using T = typename Tr::T;
+    using V = decltype(Tr::load(a));
+    decltype(trustedLanes<T>(V{}, V{})) ok = {};
+    ok = ~ok;
+    int64_t i = 0;
+    for (; i + Tr::W <= n; i += Tr::W) ok &= trustedLanes<T>(Tr::load(a + i), Tr::load(r + i));
+    bool all = true;
+    for (int k = 0; k < Tr::W; ++k) all = all && ok[k] != 0;
+    for (; i < n; ++i) all = all && trustedScalar(a[i], r[i]);
+    return all;
+}
+
 } // namespace tl::vmath::detail
 
 // The unary functions: Fn, SLEEF's name, its 1-ULP variant (erfc has only 1.5).

@@ -40,6 +40,8 @@ void fillSse2Table(LoopTable& t) {
 #undef TL_X
     t.d[static_cast<int>(Fn::Sqrt)] = &loop1<D2, sqrtD2>;
     t.f[static_cast<int>(Fn::Sqrt)] = &loop1<F4, sqrtF4>;
+    t.trustedD = &allTrusted<D2>;
+    t.trustedF = &allTrusted<F4>;
 }
 
 } // namespace tl::vmath::detail

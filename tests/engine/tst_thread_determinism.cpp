@@ -1,7 +1,7 @@
 // Large elementwise and reduction kernels split across the thread pool
 // (core/ThreadPool.h) give bit-identical results for 1, 2 and 3 threads: the
 // fused reduction sum(exp(x) * y) (one CAReduce{Composite} after the fusion
-// phase) and the fused Composite 2*exp(x) + tanh(y) - x*y, each on a few million
+// phase), over all axes and over each kind of axis split, and the fused Composite 2*exp(x) + tanh(y) - x*y, each on a few million
 // float64 elements, plus the pool's own contract (every chunk once, errors
 // reach the caller, nested calls run inline).
 #include "TestSuites.h"
@@ -20,9 +20,11 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 using namespace tl;
@@ -44,11 +46,12 @@ NDArray values(double scale, double shift) {
     return a;
 }
 
-/// sum(exp(x) * y) rewritten by the fusion phase, and its one Reduce node.
-std::unique_ptr<Graph> fusedSum(const Node** reduce) {
+/// sum(exp(x) * y) over `axes` (all when unset) rewritten by the fusion phase, and its one Reduce node.
+std::unique_ptr<Graph> fusedSum(const Node** reduce, const Shape& shape = {kN},
+                                std::optional<std::vector<int>> axes = std::nullopt) {
     GraphBuilder b;
-    Var x = b.input("x", DType::Float64, {kN}), y = b.input("y", DType::Float64, {kN});
-    auto g = b.finish({sum(exp(x) * y)});
+    Var x = b.input("x", DType::Float64, shape), y = b.input("y", DType::Float64, shape);
+    auto g = b.finish({axes ? sum(exp(x) * y, *axes) : sum(exp(x) * y)});
     std::vector<std::unique_ptr<GraphPass>> passes;
     passes.push_back(makeElemwiseFusion());
     passes.push_back(std::make_unique<EquilibriumDriver>("local_careduce_fusion", std::vector<std::string>{"fast_run"},
@@ -108,6 +111,55 @@ private slots:
         const double got = results[0].data<double>()[0];
         QVERIFY2(std::fabs(got - static_cast<double>(want)) <= 1e-9 * std::fabs(static_cast<double>(want)) + 1e-9,
                  qPrintable(QString("%1 vs %2").arg(got, 0, 'g', 17).arg(static_cast<double>(want), 0, 'g', 17)));
+    }
+
+    void axisReductionsAreBitIdenticalForAnyThreadCount_data() {
+        QTest::addColumn<std::vector<int>>("axes");
+        // On (301, 7, 997): split by rows (outermost dim kept), by columns (innermost
+        // kept, outermost reduced), and not split (both ends reduced).
+        QTest::newRow("axis 2: rows") << std::vector<int>{2};
+        QTest::newRow("axis 1: rows, inner kept") << std::vector<int>{1};
+        QTest::newRow("axis 0: columns") << std::vector<int>{0};
+        QTest::newRow("axes 0, 2: one thread") << std::vector<int>{0, 2};
+    }
+    void axisReductionsAreBitIdenticalForAnyThreadCount() {
+        QFETCH(std::vector<int>, axes);
+        const Shape shape{301, 7, 997};
+        const Node* reduce = nullptr;
+        auto g = fusedSum(&reduce, shape, axes);
+        QVERIFY(reduce);
+        QVERIFY2(reduce->op().name().find("Composite") != std::string::npos, reduce->op().name().c_str());
+        const int64_t n = 301 * 7 * 997;
+        NDArray x = NDArray::empty(DType::Float64, shape), y = NDArray::empty(DType::Float64, shape);
+        std::memcpy(x.rawData(), values(4.0, -2.0).rawData(), n * sizeof(double));
+        std::memcpy(y.rawData(), values(2.0, -1.0).rawData(), n * sizeof(double));
+        const NDArray ins[] = {x, y};
+        std::vector<NDArray> results;
+        for (int threads : {1, 2, 3}) {
+            ThreadCount scope(threads);
+            std::vector<NDArray> outs(1);
+            reduce->op().perform(ins, outs);
+            results.push_back(outs[0]);
+        }
+        QVERIFY(sameBits(results[0], results[1]));
+        QVERIFY(sameBits(results[0], results[2]));
+        // The sums themselves: each output against a long double accumulation.
+        std::vector<long double> want(static_cast<size_t>(results[0].size()), 0.0L);
+        const Strides outStrides = NDArray::contiguousStrides(results[0].shape());
+        for (int64_t i = 0; i < 301; ++i)
+            for (int64_t j = 0; j < 7; ++j)
+                for (int64_t k = 0; k < 997; ++k) {
+                    const int64_t at[3] = {i, j, k};
+                    int64_t o = 0, d = 0;
+                    for (int a = 0; a < 3; ++a)
+                        if (std::find(axes.begin(), axes.end(), a) == axes.end()) o += at[a] * outStrides[d++];
+                    const int64_t e = (i * 7 + j) * 997 + k;
+                    want[static_cast<size_t>(o)] += static_cast<long double>(std::exp(x.data<double>()[e]) * y.data<double>()[e]);
+                }
+        for (size_t o = 0; o < want.size(); ++o) {
+            const double got = results[0].data<double>()[o], w = static_cast<double>(want[o]);
+            QVERIFY2(std::fabs(got - w) <= 1e-10 * (std::fabs(w) + 1.0), qPrintable(QString("output %1: %2 vs %3").arg(o).arg(got).arg(w)));
+        }
     }
 
     void fusedElementwiseIsBitIdenticalForAnyThreadCount() {
