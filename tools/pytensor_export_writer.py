@@ -270,6 +270,11 @@ class _Writer:
         kind, params = op_json(op)
         inner = None
         fg = getattr(op, "fgraph", None)
+        # An OpFromGraph that ran has compiled its inner graph (op._fn): that rewritten
+        # graph is what it computes, and what pytensor.dprint prints.
+        compiled = getattr(op, "_fn", None)
+        if isinstance(fg, FunctionGraph) and compiled is not None:
+            fg = compiled.maker.fgraph
         if isinstance(fg, FunctionGraph):  # OpFromGraph and other inner-graph ops
             inner = _Writer(self.notes, opaque_unknown=self.opaque_unknown).body(fg.inputs, fg.outputs, fg.toposort())
             known = tensorlens_names()

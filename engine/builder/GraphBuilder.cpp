@@ -1,5 +1,7 @@
 #include "builder/GraphBuilder.h"
 
+#include "ir/Rewriter.h"
+
 #include <stdexcept>
 
 namespace tl {
@@ -69,7 +71,12 @@ std::unique_ptr<Graph> GraphBuilder::finish(const std::vector<Var>& outputs) {
     std::vector<Variable*> outs;
     for (const Var& v : outputs) outs.push_back(capture(v).get());
     m_assembler.setOutputs(std::move(outs));
-    return m_assembler.finish();
+    // Nodes built on the way that no output uses (the subtensor handed to
+    // incSubtensor, a discarded intermediate) are not part of the program, as
+    // they are not part of the FunctionGraph PyTensor builds from its outputs.
+    auto g = m_assembler.finish();
+    Rewriter(*g).pruneDead();
+    return g;
 }
 
 } // namespace tl

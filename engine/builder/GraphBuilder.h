@@ -73,7 +73,8 @@ public:
     /// Variables captured from enclosing builders, in capture order: (outer, inner placeholder).
     const std::vector<std::pair<Var, Var>>& captures() const { return m_captures; }
 
-    /// Sets the outputs and hands the graph over; the builder is empty afterwards.
+    /// Sets the outputs and hands the graph over, holding only what the outputs need
+    /// (nodes and constants nothing reads are dropped); the builder is empty afterwards.
     std::unique_ptr<Graph> finish(const std::vector<Var>& outputs);
 
 private:

@@ -117,8 +117,7 @@ private slots:
         if (f == "compiled") o.printDestroyMap = o.printViewMap = o.printTopoIndex = true;
         const std::string want = readText(caseDir(n) + "/" + f + ".txt");
         const std::string got = dprint(*g, o);
-        // Known defect: the compiled listing of the two nested OpFromGraph calls differs from PyTensor's.
-        QEXPECT_FAIL("ifelse_opfromgraph compiled", "printed listing differs from PyTensor's (not yet diagnosed)", Continue);
+        // An OpFromGraph that ran prints (and is exported with) its compiled inner graph.
         QCOMPARE(QString::fromStdString(got), QString::fromStdString(want));
     }
 
