@@ -129,7 +129,7 @@ template <typename T> T reference2(Fn f, T a, T b) {
     return f == Fn::Pow ? scalar_fn::pow(a, b) : scalar_fn::arctan2(a, b);
 }
 
-// The same tests on a group of kGroup elements at once, in 16-byte vectors (GCC's
+// The same tests on a group of kGroupBytes at once, in 16-byte vectors (GCC's
 // vector extensions: packed compares on every x86-64): whether every lane of the
 // group is trusted. Groups are what the fixups skip; only a group holding a lane
 // to recompute is looked at element by element.
