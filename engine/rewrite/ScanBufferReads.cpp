@@ -45,8 +45,12 @@ std::optional<Entry0> entry0(const Node& n) {
     return r;
 }
 
-// Python's slice.indices for a positive step over n rows: (start, count).
-std::pair<int64_t, int64_t> sliceIndices(const Entry0& e, int64_t n, int64_t step) {
+// Python's slice.indices for a positive step over n rows: start, count and the
+// clamped stop.
+struct SliceRows {
+    int64_t start, count, stop;
+};
+SliceRows sliceIndices(const Entry0& e, int64_t n, int64_t step) {
     auto clampBound = [&](std::optional<int64_t> v, int64_t dflt) {
         if (!v) return dflt;
         int64_t x = *v < 0 ? *v + n : *v;
@@ -54,7 +58,7 @@ std::pair<int64_t, int64_t> sliceIndices(const Entry0& e, int64_t n, int64_t ste
     };
     const int64_t a = clampBound(e.start, 0), b = clampBound(e.stop, n);
     const int64_t count = b > a ? (b - a + step - 1) / step : 0;
-    return {a, count};
+    return {a, count, b};
 }
 
 bool isSubtensor(const Node* n) { return n && n->op().kind() == OpKind::Subtensor; }
@@ -119,9 +123,9 @@ OutputReads analyseReads(const Variable& out, int64_t length, int64_t maxFromEnd
     struct Item {
         const Variable* v;
         Rows rows;
-        bool stopGiven = false;  // some slice of the chain so far has a stop
+        int64_t bound;  // one past the last raw row the chain's stops so far allow
     };
-    std::vector<Item> stack{{&out, Rows{0, whileLoop ? 0 : length, 1}, false}};
+    std::vector<Item> stack{{&out, Rows{0, whileLoop ? 0 : length, 1}, length}};
     while (!stack.empty()) {
         Item it = stack.back();
         stack.pop_back();
@@ -137,7 +141,7 @@ OutputReads analyseReads(const Variable& out, int64_t length, int64_t maxFromEnd
                 if (link) {
                     if (e->stop || step != 1 || e->start.value_or(0) < 0)
                         return whole(c.node->label() + " does not count from the end of a while loop's trace");
-                    stack.push_back({c.node->output(0), Rows{it.rows.first + e->start.value_or(0), 0, 1}, false});
+                    stack.push_back({c.node->output(0), Rows{it.rows.first + e->start.value_or(0), 0, 1}, length});
                     continue;
                 }
                 int64_t j = 0;
@@ -150,21 +154,23 @@ OutputReads analyseReads(const Variable& out, int64_t length, int64_t maxFromEnd
             }
             const Rows& in = it.rows;
             Rows sel;
+            int64_t bound = it.bound;
             if (e->isIndex) {
                 int64_t i = *e->index < 0 ? *e->index + in.count : *e->index;
                 if (i < 0 || i >= in.count) return whole(c.node->label() + " indexes out of range");
                 sel = {in.first + i * in.step, 1, in.step};
+                bound = sel.first + 1;
             } else {
-                auto [a, n] = sliceIndices(*e, in.count, step);
-                sel = {in.first + a * in.step, n, in.step * step};
+                const SliceRows s = sliceIndices(*e, in.count, step);
+                sel = {in.first + s.start * in.step, s.count, in.step * step};
+                if (e->stop) bound = std::min(bound, in.first + s.stop * in.step);
             }
-            const bool stopGiven = it.stopGiven || (!e->isIndex && e->stop.has_value());
             if (link) {
-                stack.push_back({c.node->output(0), sel, stopGiven});
+                stack.push_back({c.node->output(0), sel, bound});
                 continue;
             }
             if (sel.count == 0) return whole(c.node->label() + " reads no rows");
-            r.reads.push_back({c.node, e->isIndex, false, sel.first, sel.count, sel.step, !e->isIndex && !stopGiven});
+            r.reads.push_back({c.node, e->isIndex, false, sel.first, sel.count, sel.step, std::max(bound, sel.first + (sel.count - 1) * sel.step + 1)});
         }
     }
     return r;

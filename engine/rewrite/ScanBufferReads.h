@@ -19,9 +19,10 @@ struct BufferRead {
     bool isIndex = false;      // its axis-0 entry is an integer index (drops the axis)
     bool fromEnd = false;      // rows counted from the end (first = -j): while loops
     int64_t first = 0, count = 0, step = 1;
-    /// A slice read whose rows run to the end of the trace as written (no slice of the
-    /// chain gives a stop): PyTensor then never runs the loop for fewer steps.
-    bool openStop = false;
+    /// One past the last row the chain's stops allow, as written (the trace's length
+    /// when no slice gives a stop; the row + 1 for an index): PyTensor cuts n_steps to
+    /// this, not to the last row read (`[7:13:2]` of 13 rows keeps every step).
+    int64_t bound = 0;
     /// One past the last row read (for loops).
     int64_t stop() const { return first + (count - 1) * step + 1; }
 };

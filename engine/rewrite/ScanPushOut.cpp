@@ -50,6 +50,8 @@ OuterCopier::OuterCopier(Rewriter& rw, const Node& scanNode,
                          const std::unordered_map<const Variable*, StepDependence>& classes)
     : m_rw(rw), m_scan(scanNode), m_op(static_cast<const ScanOp&>(scanNode.op())), m_classes(classes) {}
 
+void OuterCopier::setSequenceRows(int i, Variable* rows) { m_outer[m_op.inner()->inputs()[i]] = rows; }
+
 Variable* OuterCopier::liftedToRows(const Variable* v) {
     Variable* o = outer(v);
     std::vector<int> order{-1};

@@ -29,6 +29,9 @@ public:
     OuterCopier(Rewriter& rw, const Node& scanNode, const std::unordered_map<const Variable*, StepDependence>& classes);
     /// The outer value of step variable `v` (Invariant or PerRow), created on first use.
     Variable* outer(const Variable* v);
+    /// Reads sequence `i` as `rows` instead of the loop's outer input (which may be
+    /// longer than the loop runs).
+    void setSequenceRows(int i, Variable* rows);
 
 private:
     Variable* liftedToRows(const Variable* v);  // an Invariant value with a new leading axis of 1

@@ -2,6 +2,8 @@
 // leaves the loop and runs once over the whole sequence.
 //   scan(h' = h*0.5 + exp(x_t)*2, xs) -> e = exp(xs)*2; scan(h' = h*0.5 + e_t, e)
 // A nit_sot that is only such work becomes the outer value itself (no loop left).
+// Sequences are cut to their first n_steps rows first unless they are known to have
+// exactly that many, so the work is done on the rows the loop would read and no others.
 #include "ops/ScanOp.h"
 #include "ops/Shape.h"
 #include "ops/Subtensor.h"
@@ -80,11 +82,6 @@ public:
         const auto& scan = static_cast<const ScanOp&>(node.op());
         const ScanInfo& info = scan.info();
         if (info.nSeqs == 0) return MatchResult::fail("no sequences");
-        // Every sequence must have exactly n_steps rows, or whole-sequence work would
-        // broadcast sequences of different lengths (or compute rows the loop never reads).
-        for (int i = 0; i < info.nSeqs; ++i)
-            if (!rowsAreSteps(node.input(info.outerInSeqs() + i), node.input(0)))
-                return MatchResult::fail("sequence rows are not known to equal n_steps");
         auto cls = classifyStep(scan, true);
         const Graph& g = *scan.inner();
         std::unordered_set<const Variable*> needed;
@@ -109,6 +106,15 @@ public:
         auto scanInner = scan.inner();  // keep the loop body alive while we rebuild
         auto cls = classifyStep(scan, true);
         OuterCopier copier(rw, node, cls);
+        // Whole-sequence work must see exactly the n_steps rows the loop reads: a sequence
+        // not known to have that many (longer, or one whose length is a merged slice's
+        // arithmetic) is first cut to x[:n_steps], which the loop requires to exist.
+        for (int i = 0; i < info.nSeqs; ++i) {
+            Variable* seq = node.input(info.outerInSeqs() + i);
+            if (rowsAreSteps(seq, node.input(0))) continue;
+            const IndexEntry toSteps{IndexEntry::Kind::Slice, false, true, false};
+            copier.setSequenceRows(i, rw.create(makeSubtensor({toSteps}), {seq, node.input(0)})->output(0));
+        }
         std::vector<std::pair<const Variable*, Variable*>> seqs;
         for (const Variable* v : m.frontier) seqs.push_back({v, copier.outer(v)});
         rw.attribute(node.id(), "pushed_out", "", std::to_string(seqs.size()) + " sequence value(s)");

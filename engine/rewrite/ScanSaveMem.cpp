@@ -93,9 +93,10 @@ public:
             }
             if (p.reads.whole) reducible = false;
             for (const BufferRead& r : p.reads.reads) {
-                const int64_t stop = r.stop() + (full - p.current);
-                // PyTensor's own rule (pytensor mode): a slice to the end keeps every step.
-                if (r.fromEnd || stop >= full || (!exact && r.openStop)) reducible = false;
+                // PyTensor's own rule (pytensor mode): steps up to the stops as written,
+                // so a slice to the end keeps every step.
+                const int64_t stop = (exact ? r.stop() : r.bound) + (full - p.current);
+                if (r.fromEnd || stop >= full) reducible = false;
                 else lastRow = std::max(lastRow, stop - p.initRows);
             }
             m->items.push_back(std::move(p));

@@ -1,6 +1,8 @@
 #include "compare/CompareHighlights.h"
 
+#include "model/InnerGraphDiff.h"
 #include "trace/GraphFacts.h"
+#include "trace/Trace.h"
 
 #include <cctype>
 #include <unordered_set>
@@ -121,7 +123,48 @@ Highlights comparisonHighlights(const Comparison& c, const Graph& mine, const Gr
     return h;
 }
 
-PositionCache sharedPositions(const VisualGraph& vg, const GraphLayout& layout, const Graph& mine, const Graph& other) {
+PlacementHints provenanceHints(const Graph& mine, const Graph& other, const Trace* trace) {
+    PlacementHints hints;
+    auto keyIn = [](const NodeRef& owner, NodeId id) { return (owner.valid() ? owner.key() + "/" : std::string()) + "n" + std::to_string(id); };
+    // The two graphs matched as a step's bodies are: same id and kind of op, or the same
+    // op on matched inputs, or the node readers switched to; bodies of matched nodes too.
+    std::vector<InnerGraphDiff> diffs;
+    diffBodies(mine, other, NodeRef(), NodeRef(), diffs);
+    for (const InnerGraphDiff& d : diffs)
+        for (const auto& [a, b] : d.matchedFrom) {
+            const std::string now = keyIn(d.owner, a), was = keyIn(d.ownerBefore, b);
+            if (now == was) continue;
+            hints.exact.emplace(now, was);
+            hints.prefixes.emplace_back(now + "/", was + "/");
+        }
+    if (!trace) return hints;
+    // Nodes the matching missed: the node they were cloned from, over every step.
+    std::unordered_map<NodeId, NodeId> source;
+    for (const TraceStep& step : trace->steps())
+        for (const auto& [made, from] : step.clonedFrom) source.emplace(made, from);
+    for (const Node* n : other.nodes()) {
+        const std::string now = "n" + std::to_string(n->id());
+        if (shared(n->id(), other, mine) || hints.exact.count(now)) continue;
+        NodeId at = n->id();
+        const Node* origin = nullptr;
+        // Each hop goes to a node that existed before: the chain ends.
+        for (auto it = source.find(at); it != source.end() && !origin; it = source.find(at)) {
+            at = it->second;
+            const Node* m = mine.findNode(at);
+            if (m && m->op().kind() == n->op().kind()) origin = m;
+        }
+        if (!origin) continue;
+        const std::string was = "n" + std::to_string(origin->id());
+        hints.exact[now] = was;
+        hints.prefixes.emplace_back(now + "/", was + "/");
+    }
+    return hints;
+}
+
+PositionCache sharedPositions(const VisualGraph& vg, const GraphLayout& layout, const Graph& mine, const Graph& other,
+                              const PlacementHints& hints) {
+    std::unordered_set<NodeId> pointedAt;
+    for (const auto& [now, was] : hints.exact) pointedAt.insert(ownerOfKey(was));
     VisualGraph kept;
     GraphLayout keptLayout;
     std::vector<int> map(vg.nodes.size(), -1);
@@ -129,7 +172,7 @@ PositionCache sharedPositions(const VisualGraph& vg, const GraphLayout& layout, 
         const VNode& n = vg.nodes[i];
         if (n.parent >= 0 && map[static_cast<size_t>(n.parent)] < 0) continue;  // inside a dropped cluster
         const NodeId owner = n.node >= 0 ? n.node : ownerOfKey(n.key);
-        if (owner >= 0 && !shared(owner, mine, other)) continue;
+        if (owner >= 0 && !shared(owner, mine, other) && !pointedAt.count(owner)) continue;
         map[i] = static_cast<int>(kept.nodes.size());
         VNode copy = n;
         copy.parent = n.parent >= 0 ? map[static_cast<size_t>(n.parent)] : -1;

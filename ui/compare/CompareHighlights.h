@@ -24,8 +24,16 @@ std::vector<Highlights::Badge> comparisonBadges(const Comparison& c, const Visua
 Highlights comparisonHighlights(const Comparison& c, const Graph& mine, const Graph& other, const VisualGraph& vg,
                                 CompareSide side, bool atEnd, bool rewritten, const QString& title);
 
+/// Where `other`'s nodes that `mine` lacks came from: following `trace`'s clone
+/// provenance (the loop scan_merge_states rebuilt from PyTensor's), each such node of
+/// `other` that stands for a node of `mine` with the same op kind starts where that
+/// node is, and its body where that node's body is. `trace` led to `other` (may be null).
+PlacementHints provenanceHints(const Graph& mine, const Graph& other, const Trace* trace);
+
 /// Positions to start the other side from: `layout` of `vg` restricted to the nodes
-/// `other` shares (same id, same op), so shared nodes sit at the same place in both.
-PositionCache sharedPositions(const VisualGraph& vg, const GraphLayout& layout, const Graph& mine, const Graph& other);
+/// `other` shares (same id, same op), so shared nodes sit at the same place in both,
+/// and to the nodes `hints` point at.
+PositionCache sharedPositions(const VisualGraph& vg, const GraphLayout& layout, const Graph& mine, const Graph& other,
+                              const PlacementHints& hints = {});
 
 } // namespace tl

@@ -32,12 +32,16 @@ ComparePane::ComparePane(const QString& title, QWidget* parent)
 
 void ComparePane::addTitleWidget(QWidget* w) { m_header->layout()->addWidget(w); }
 
-void ComparePane::showGraph(const Graph& g, HighlightsFn highlights, const PositionCache* start) {
+void ComparePane::showGraph(const Graph& g, HighlightsFn highlights, const PositionCache* start, PlacementHints hints) {
     ExpansionState expansion;
     auto vg = std::make_shared<VisualGraph>(buildVisualGraph(g, expansion));
     m_pendingHighlights = highlights(*vg);
     if (start && start->size() > 0) {
-        IncrementalLayout inc = layoutIncrementally(*vg, *start);
+        // The other side's picture has no place for body nodes only this side has (a
+        // merged loop's step): beside their neighbours, as a step's added body nodes.
+        for (const VNode& n : vg->nodes)
+            if (n.parent >= 0 && !start->rect(n.key)) hints.near.emplace(n.key, true);
+        IncrementalLayout inc = layoutIncrementally(*vg, *start, hints);
         if (!inc.needsFullLayout && inc.reused > 0) {
             m_engine->cancel();
             m_pendingJob = 0;

@@ -32,10 +32,12 @@ public:
 
     /// The highlights for a visual graph (computed once its nodes are known).
     using HighlightsFn = std::function<Highlights(const VisualGraph&)>;
-    /// Shows `g`. With `start`, nodes it remembers keep their positions and new ones are
-    /// placed beside their neighbours; otherwise (or when that would mislead) the graph is
-    /// laid out from scratch on the worker thread.
-    void showGraph(const Graph& g, HighlightsFn highlights, const PositionCache* start = nullptr);
+    /// Shows `g`. With `start`, nodes it remembers keep their positions, nodes `hints`
+    /// name start where the node they stand for is, and new ones (body nodes included)
+    /// are placed beside their neighbours; otherwise (or when that would mislead) the
+    /// graph is laid out from scratch on the worker thread.
+    void showGraph(const Graph& g, HighlightsFn highlights, const PositionCache* start = nullptr,
+                   PlacementHints hints = {});
 
 signals:
     /// A new picture is on screen.

@@ -160,9 +160,11 @@ void CompareWindow::refresh(int lane) {
     const Graph& left = m_session->graph(CompareSession::PyTensorLane);
     const Graph* right = showsRewritten() ? c.pytensorFinalRewritten.get() : &m_session->graph(CompareSession::TensorlensLane);
     if (!right) right = &left;
-    const PositionCache start = sharedPositions(*m_left->scene()->visualGraph(), m_left->scene()->layout(), left, *right);
+    // The rebuilt loops of the right side start where the loops they were cloned from are.
+    PlacementHints hints = provenanceHints(left, *right, showsRewritten() ? c.missedTrace.get() : c.tensorlensTrace.get());
+    const PositionCache start = sharedPositions(*m_left->scene()->visualGraph(), m_left->scene()->layout(), left, *right, hints);
     m_rightShown = false;
-    m_right->showGraph(*right, [this](const VisualGraph& vg) { return highlightsFor(1, vg); }, &start);
+    m_right->showGraph(*right, [this](const VisualGraph& vg) { return highlightsFor(1, vg); }, &start, std::move(hints));
 }
 
 void CompareWindow::exportReport(const QString& path) {

@@ -149,8 +149,29 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
     QRectF bounds;
     for (int i = 0; i < n; ++i)
         if (known[i]) bounds = bounds.united(out.rects[i]);
-    for (int i : order) {
-        if (known[i] || vg.nodes[i].kind == VNode::Kind::Cluster) continue;
+    // Frames the picture already had (remembered, or the frame of the node a hint
+    // names): a new node outside a body must not land inside its frame.
+    std::vector<std::pair<int, QRectF>> frames;
+    for (int c = 0; c < n; ++c) {
+        if (vg.nodes[c].kind != VNode::Kind::Cluster) continue;
+        const QRectF* r = cache.rect(vg.nodes[c].key);
+        if (auto h = hints.exact.find(vg.nodes[c].key); !r && h != hints.exact.end()) r = cache.rect(h->second);
+        if (r) frames.emplace_back(c, *r);
+    }
+    auto insideOf = [&](int node, int cluster) {
+        for (int p = vg.nodes[node].parent; p >= 0; p = vg.nodes[p].parent)
+            if (p == cluster) return true;
+        return false;
+    };
+    auto spotFree = [&](const QRectF& r, int node) {
+        if (!occ.free(r)) return false;
+        for (const auto& [c, frame] : frames)
+            if (!insideOf(node, c) && frame.intersects(r)) return false;
+        return true;
+    };
+    // Places new node i; false (nothing done) when `mayDefer` and no neighbour and no
+    // hint says where: a new constant feeding a new node waits until that node is placed.
+    auto place = [&](int i, bool mayDefer) {
         const QSizeF s = vg.nodes[i].size;
         QPointF want;
         bool have = false;
@@ -170,10 +191,6 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
             }
         }
         hinted = have;
-        res.hinted += hinted;
-        // A new body node may go next to its neighbours when the step said so (an
-        // added body node); other unplaced body nodes mean the body was redrawn.
-        if (!hinted && vg.nodes[i].parent >= 0 && !hints.near.count(key)) res.needsFullLayout = true;
         if (!have) {
             double sx = 0, maxBottom = -1e18;
             int cnt = 0;
@@ -200,10 +217,15 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
                 }
             }
         }
+        if (!have && mayDefer) return false;
+        res.hinted += hinted;
+        // A new body node may go next to its neighbours when the step said so (an
+        // added body node); other unplaced body nodes mean the body was redrawn.
+        if (!hinted && vg.nodes[i].parent >= 0 && !hints.near.count(key)) res.needsFullLayout = true;
         if (!have) want = QPointF(bounds.isNull() ? 0 : bounds.right() + 40 + s.width() / 2, bounds.isNull() ? 0 : bounds.top() + s.height() / 2);
         QRectF r(want.x() - s.width() / 2, want.y() - s.height() / 2, s.width(), s.height());
         // Step sideways, alternating right and left, until the spot is free.
-        for (int t = 1; t < 80 && !occ.free(r); ++t) {
+        for (int t = 1; t < 80 && !spotFree(r, i); ++t) {
             const double dx = ((t + 1) / 2) * (s.width() * 0.5 + 12) * (t % 2 ? 1 : -1);
             r.moveCenter(QPointF(want.x() + dx, want.y()));
         }
@@ -212,7 +234,13 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
         occ.add(r, i);
         bounds = bounds.united(r);
         ++res.placed;
-    }
+        return true;
+    };
+    std::vector<int> deferred;
+    for (int i : order)
+        if (!known[i] && vg.nodes[i].kind != VNode::Kind::Cluster && !place(i, true)) deferred.push_back(i);
+    // Successors first, so each goes above what it feeds.
+    for (auto it = deferred.rbegin(); it != deferred.rend(); ++it) place(*it, false);
     // Clusters: the box around their children, deepest first.
     std::vector<int> clusters;
     for (int i = 0; i < n; ++i)
