@@ -7,7 +7,6 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
-#include <limits>
 
 namespace tl::vmath {
 
@@ -66,30 +65,10 @@ std::atomic<bool> g_vectorised{true};
 // decides, so overflow and underflow happen exactly where std:: has them. The
 // tests are floating-point comparisons (NaN fails every one), which compile to
 // packed compares even on SSE2, where 64-bit integer compares do not exist. The
-// band itself is in ops/VectorMathLoops.h: each instruction set's table checks a
-// whole block at its own width first (allTrusted), and only a block with an
-// element outside is looked at here, in groups, then element by element.
-using detail::TrustedBand;
-
-/// A normal, finite argument (not ±0, subnormal, ±inf or NaN).
-template <typename T> inline bool normalArg(T x) {
-    const T m = std::fabs(x);
-    return (m >= TrustedBand<T>::kArgMin) & (m <= TrustedBand<T>::kArgMax);
-}
-/// A result inside the band where SLEEF's value is used.
-template <typename T> inline bool trustedResult(T r) {
-    const T m = std::fabs(r);
-    return (m >= TrustedBand<T>::kResultMin) & (m < TrustedBand<T>::kResultEnd);
-}
-
-// Per function, the arguments the C library handles specially beyond the
-// generic ones: pow's negative bases and base 1 (pow(1, nan) = 1).
-template <typename T> inline bool recompute1(T a, T r) { return !(normalArg(a) & trustedResult(r)); }
-template <typename T> inline bool recompute2(Fn f, T a, T b, T r) {
-    bool bad = !(normalArg(a) & normalArg(b) & trustedResult(r));
-    if (f == Fn::Pow) bad = bad | std::signbit(a) | (a == T(1));
-    return bad;
-}
+// band itself is in ops/VectorMathLoops.h and its test in ops/VectorMathLoopsImpl.h:
+// each instruction set's table checks a whole block at its own width first
+// (allTrusted), and only a block with an element outside is looked at again, in
+// stretches, then element by element.
 
 template <typename T> T reference1(Fn f, T a) {
     using C = Fn;
@@ -129,97 +108,36 @@ template <typename T> T reference2(Fn f, T a, T b) {
     return f == Fn::Pow ? scalar_fn::pow(a, b) : scalar_fn::arctan2(a, b);
 }
 
-// The same tests on a group of kGroupBytes at once, in 16-byte vectors (GCC's
-// vector extensions: packed compares on every x86-64): whether every lane of the
-// group is trusted. Groups are what the fixups skip; only a group holding a lane
-// to recompute is looked at element by element.
-template <typename T> struct Lanes;
-template <> struct Lanes<double> {
-    typedef double V __attribute__((vector_size(16)));
-    typedef int64_t M __attribute__((vector_size(16)));
-    using I = int64_t;
-};
-template <> struct Lanes<float> {
-    typedef float V __attribute__((vector_size(16)));
-    typedef int32_t M __attribute__((vector_size(16)));
-    using I = int32_t;
-};
-constexpr int64_t kGroupBytes = 64;
+// The lanes to recompute, found with the table's own band test (one definition,
+// compiled per instruction set): the whole block, then stretches of kStretch
+// elements, then single elements, only where the larger stretch failed.
+constexpr int64_t kStretch = 16;
 
-template <typename T> struct Group {
-    using V = typename Lanes<T>::V;
-    using M = typename Lanes<T>::M;
-    static constexpr int kWidth = static_cast<int>(sizeof(V) / sizeof(T));
-    static constexpr int kVectors = static_cast<int>(kGroupBytes / sizeof(V));
-    static constexpr int64_t kSize = kGroupBytes / static_cast<int64_t>(sizeof(T));
-
-    static V load(const T* p) {
-        V v;
-        std::memcpy(&v, p, sizeof v);
-        return v;
+template <class Trusted, class Recompute> void fixup(int64_t n, Trusted trusted, Recompute recompute) {
+    if (trusted(0, n)) return;
+    for (int64_t i = 0; i < n; i += kStretch) {
+        const int64_t m = std::min(kStretch, n - i);
+        if (trusted(i, m)) continue;
+        for (int64_t k = i; k < i + m; ++k)
+            if (!trusted(k, 1)) recompute(k);
     }
-    static V abs(V v) {
-        const M magnitude = M{} + std::numeric_limits<typename Lanes<T>::I>::max();  // every bit but the sign
-        return (V)((M)v & magnitude);
-    }
-    static M normalArgs(V v) {
-        const V m = abs(v);
-        return (m >= TrustedBand<T>::kArgMin) & (m <= TrustedBand<T>::kArgMax);
-    }
-    static M trustedResults(V v) {
-        const V m = abs(v);
-        return (m >= TrustedBand<T>::kResultMin) & (m < TrustedBand<T>::kResultEnd);
-    }
-    static bool allSet(M ok) {
-        uint64_t u[2];
-        std::memcpy(u, &ok, sizeof u);
-        return (u[0] & u[1]) == ~uint64_t{0};
-    }
-    /// Every lane of the group at a, out has a normal argument and a trusted result.
-    static bool trusted1(const T* a, const T* out) {
-        M ok = ~M{};
-        for (int v = 0; v < kVectors; ++v)
-            ok &= normalArgs(load(a + v * kWidth)) & trustedResults(load(out + v * kWidth));
-        return allSet(ok);
-    }
-    static bool trusted2(Fn f, const T* a, const T* b, const T* out) {
-        M ok = ~M{};
-        for (int v = 0; v < kVectors; ++v) {
-            const V va = load(a + v * kWidth);
-            ok &= normalArgs(va) & normalArgs(load(b + v * kWidth)) & trustedResults(load(out + v * kWidth));
-            if (f == Fn::Pow) ok &= (va > T(0)) & (va != T(1));
-        }
-        return allSet(ok);
-    }
-};
-
-template <typename T> void fixup1(const detail::LoopTable& t, Fn f, const T* a, T* out, int64_t n) {
-    if constexpr (std::is_same_v<T, double>) {
-        if (t.trustedD(a, out, n)) return;
-    } else {
-        if (t.trustedF(a, out, n)) return;
-    }
-    using G = Group<T>;
-    int64_t i = 0;
-    for (; i + G::kSize <= n; i += G::kSize) {
-        if (G::trusted1(a + i, out + i)) continue;
-        for (int64_t k = i; k < i + G::kSize; ++k)
-            if (recompute1(a[k], out[k])) out[k] = reference1(f, a[k]);
-    }
-    for (; i < n; ++i)
-        if (recompute1(a[i], out[i])) out[i] = reference1(f, a[i]);
 }
 
-template <typename T> void fixup2(Fn f, const T* a, const T* b, T* out, int64_t n) {
-    using G = Group<T>;
-    int64_t i = 0;
-    for (; i + G::kSize <= n; i += G::kSize) {
-        if (G::trusted2(f, a + i, b + i, out + i)) continue;
-        for (int64_t k = i; k < i + G::kSize; ++k)
-            if (recompute2(f, a[k], b[k], out[k])) out[k] = reference2(f, a[k], b[k]);
-    }
-    for (; i < n; ++i)
-        if (recompute2(f, a[i], b[i], out[i])) out[i] = reference2(f, a[i], b[i]);
+template <typename T> void fixup1(const detail::LoopTable& t, Fn f, const T* a, T* out, int64_t n) {
+    auto trusted = [&](int64_t i, int64_t m) {
+        if constexpr (std::is_same_v<T, double>) return t.trustedD(a + i, out + i, m);
+        else return t.trustedF(a + i, out + i, m);
+    };
+    fixup(n, trusted, [&](int64_t k) { out[k] = reference1(f, a[k]); });
+}
+
+template <typename T> void fixup2(const detail::LoopTable& t, Fn f, const T* a, const T* b, T* out, int64_t n) {
+    const bool pow = f == Fn::Pow;
+    auto trusted = [&](int64_t i, int64_t m) {
+        if constexpr (std::is_same_v<T, double>) return t.trusted2D(a + i, b + i, out + i, m, pow);
+        else return t.trusted2F(a + i, b + i, out + i, m, pow);
+    };
+    fixup(n, trusted, [&](int64_t k) { out[k] = reference2(f, a[k], b[k]); });
 }
 
 template <typename T> auto loopOf(const detail::LoopTable& t, Fn f) {
@@ -301,7 +219,7 @@ template <typename T> void apply2Vector(Fn f, const T* a, const T* b, T* out, in
     const detail::LoopTable& t = current().load(std::memory_order_relaxed)->table;
     if constexpr (std::is_same_v<T, double>) t.d2[static_cast<int>(f)](a, b, out, n);
     else t.f2[static_cast<int>(f)](a, b, out, n);
-    fixup2(f, a, b, out, n);
+    fixup2(t, f, a, b, out, n);
 }
 
 } // namespace

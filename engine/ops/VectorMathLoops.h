@@ -37,9 +37,15 @@ struct LoopTable {
     LoopF f[kNumFns] = {};
     Loop2D d2[kNumFns] = {};
     Loop2F f2[kNumFns] = {};
-    /// Whether every (a[i], r[i]), i < n, is inside TrustedBand: one pass at the table's width.
+    /// Whether every (a[i], r[i]), i < n, is inside TrustedBand: one pass at the table's
+    /// width. The only definition of the band test: VectorMath.cpp finds the lanes to
+    /// recompute with these too, on ever smaller stretches.
     bool (*trustedD)(const double* a, const double* r, int64_t n) = nullptr;
     bool (*trustedF)(const float* a, const float* r, int64_t n) = nullptr;
+    /// The same for binary functions: both arguments normal; with `pow` also a base
+    /// above 0 other than 1 (the C library's special cases of pow).
+    bool (*trusted2D)(const double* a, const double* b, const double* r, int64_t n, bool pow) = nullptr;
+    bool (*trusted2F)(const float* a, const float* b, const float* r, int64_t n, bool pow) = nullptr;
 };
 
 /// 4 doubles / 8 floats per call (SLEEF picks AVX2, FMA4 or AVX). Call only when the CPU has AVX.

@@ -36,31 +36,59 @@ void loop2(const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out
     }
 }
 
-// TrustedBand's test on whole vectors, with GCC's vector operators on the
-// intrinsic types, so each unit compiles it for its own instruction set.
-template <typename T, class V> inline auto trustedLanes(V x, V r) {
+// TrustedBand's tests on whole vectors, with GCC's vector operators on the
+// intrinsic types, so each unit compiles them for its own instruction set.
+template <typename T, class V> inline auto normalLanes(V x) {
     using B = TrustedBand<T>;
-    const V ax = x < T(0) ? -x : x, ar = r < T(0) ? -r : r;  // NaN stays NaN and fails every compare
-    return (ax >= B::kArgMin) & (ax <= B::kArgMax) & (ar >= B::kResultMin) & (ar < B::kResultEnd);
+    const V ax = x < T(0) ? -x : x;  // NaN stays NaN and fails every compare
+    return (ax >= B::kArgMin) & (ax <= B::kArgMax);
+}
+template <typename T, class V> inline auto trustedResultLanes(V r) {
+    using B = TrustedBand<T>;
+    const V ar = r < T(0) ? -r : r;
+    return (ar >= B::kResultMin) & (ar < B::kResultEnd);
 }
 
-template <typename T> inline bool trustedScalar(T x, T r) {
-    using B = TrustedBand<T>;
-    const T ax = x < T(0) ? -x : x, ar = r < T(0) ? -r : r;
-    return ax >= B::kArgMin && ax <= B::kArgMax && ar >= B::kResultMin && ar < B::kResultEnd;
+// Whether every lane of the vectors is trusted: one pass, the tail as one vector
+// padded with values inside the band (1 for results and arguments, 2 for pow's base,
+// whose 1 is special).
+template <class Tr, bool Binary>
+bool trustedPass(const typename Tr::T* a, const typename Tr::T* b, const typename Tr::T* r, int64_t n, bool pow) {
+    using T = typename Tr::T;
+    using V = decltype(Tr::load(a));
+    auto lanes = [&](V va, V vb, V vr) {
+        auto ok = normalLanes<T>(va) & trustedResultLanes<T>(vr);
+        if constexpr (Binary) {
+            ok &= normalLanes<T>(vb);
+            if (pow) ok &= (va > T(0)) & (va != T(1));
+        }
+        return ok;
+    };
+    decltype(lanes(V{}, V{}, V{})) ok = {};
+    ok = ~ok;
+    int64_t i = 0;
+    for (; i + Tr::W <= n; i += Tr::W) ok &= lanes(Tr::load(a + i), Binary ? Tr::load(b + i) : V{}, Tr::load(r + i));
+    if (i < n) {
+        alignas(64) T ta[Tr::W], tb[Tr::W], tr[Tr::W];
+        for (int k = 0; k < Tr::W; ++k) {
+            const bool in = i + k < n;
+            ta[k] = in ? a[i + k] : T(2);
+            tb[k] = in && Binary ? b[i + k] : T(1);
+            tr[k] = in ? r[i + k] : T(1);
+        }
+        ok &= lanes(Tr::load(ta), Tr::load(tb), Tr::load(tr));
+    }
+    bool all = true;
+    for (int k = 0; k < Tr::W; ++k) all = all && ok[k] != 0;
+    return all;
 }
 
 template <class Tr> bool allTrusted(const typename Tr::T* a, const typename Tr::T* r, int64_t n) {
-    using T = typename Tr::T;
-    using V = decltype(Tr::load(a));
-    decltype(trustedLanes<T>(V{}, V{})) ok = {};
-    ok = ~ok;
-    int64_t i = 0;
-    for (; i + Tr::W <= n; i += Tr::W) ok &= trustedLanes<T>(Tr::load(a + i), Tr::load(r + i));
-    bool all = true;
-    for (int k = 0; k < Tr::W; ++k) all = all && ok[k] != 0;
-    for (; i < n; ++i) all = all && trustedScalar(a[i], r[i]);
-    return all;
+    return trustedPass<Tr, false>(a, nullptr, r, n, false);
+}
+template <class Tr>
+bool allTrusted2(const typename Tr::T* a, const typename Tr::T* b, const typename Tr::T* r, int64_t n, bool pow) {
+    return trustedPass<Tr, true>(a, b, r, n, pow);
 }
 
 } // namespace tl::vmath::detail

@@ -1,7 +1,7 @@
 // scan_save_mem's `pytensor` mode follows PyTensor's own rules where tensorlens's
 // exact analysis would do better (docs/rewrites/scan_save_mem.md#pytensor-mode):
-// a slice running to the end of the trace keeps every step (PyTensor reduces
-// n_steps only when every read has a stop), and a gradient loop's mit_mot states
+// steps are cut to the reads' stops as written, not to the last rows they read (a
+// slice running to the end of the trace keeps every step), and a gradient loop's mit_mot states
 // keep their buffers while its other states shrink. Positive and negative cases,
 // each run before and after.
 #include "TestSuites.h"
@@ -48,6 +48,14 @@ private slots:
         // PyTensor 2.34: 10 steps and 6 rows for [-6:][::2] with [-2] (tests/data/scan_parity/scan_nested_slices).
         QTest::newRow("pytensor: a slice to the end keeps every step") << openEnded << false << 10 << 6;
         QTest::newRow("exact: the last row read is row 9, so 9 steps") << openEnded << true << 9 << 5;
+        // The same rows as PyTensor's local_subtensor_merge writes them: a stop at the end of
+        // the trace is no stop for PyTensor (its graph before scan_save_mem, same case).
+        auto mergedToTheEnd = readTrace([](Var xs) { return std::vector<Var>{slice(xs, 6, 10, 2)}; });
+        auto mergedShort = readTrace([](Var xs) { return std::vector<Var>{slice(xs, 5, 9, 2)}; });
+        QTest::newRow("pytensor: a stop at the trace's end keeps every step") << mergedToTheEnd << false << 10 << 4;
+        QTest::newRow("exact: rows 7 and 9 of the trace, so 9 steps") << mergedToTheEnd << true << 9 << 3;
+        QTest::newRow("pytensor: a stop before the end cuts to it, not to the last row read") << mergedShort << false << 9 << 4;
+        QTest::newRow("exact: rows 6 and 8, so 8 steps") << mergedShort << true << 8 << 3;
         QTest::newRow("pytensor: a read with a stop still cuts the loop") << stopped << false << 5 << 6;
         QTest::newRow("exact: the same") << stopped << true << 5 << 6;
     }

@@ -92,6 +92,17 @@ private slots:
             if (it != leftItems.end() && it->second->pos() == item->pos()) ++same;
         }
         QVERIFY(same > 0);
+        // The overview sits where it hides no badge (the badges say what differs).
+        w.resize(1600, 900);
+        QTest::qWait(50);
+        GraphView* view = w.tensorlensPane()->view();
+        view->updateMinimap();
+        if (view->minimap()->isVisible()) {
+            const QRect m = view->minimap()->geometry();
+            const QRectF inScene = view->mapToScene(QRect(view->viewport()->mapFrom(view, m.topLeft()), m.size())).boundingRect();
+            for (BadgeItem* b : w.tensorlensPane()->scene()->badges())
+                QVERIFY2(!b->sceneBoundingRect().intersects(inScene), qPrintable("the minimap covers " + b->text()));
+        }
         QVERIFY(w.reportView()->toPlainText().contains("Missed rewrites"));
 
         // Stepping PyTensor's lane back to its original graph, then to the end of the missed steps.

@@ -307,7 +307,7 @@ void GraphView::scrollContentsBy(int dx, int dy) {
 void GraphView::placeMinimap() {
     const QRect vp = viewport()->geometry();
     const int w = m_minimap->width(), h = m_minimap->height();
-    // The corner where it covers the fewest boxes (bottom-right first).
+    // The corner where it covers the fewest boxes and badges (bottom-right first).
     const QPoint corners[] = {{vp.right() - w - 10, vp.bottom() - h - 10},
                               {vp.left() + 10, vp.bottom() - h - 10},
                               {vp.right() - w - 10, vp.top() + 10},
@@ -323,6 +323,9 @@ void GraphView::placeMinimap() {
         const QRectF inScene = mapToScene(QRect(viewport()->mapFrom(this, c), QSize(w, h))).boundingRect();
         int covered = 0;
         for (const QRectF& b : boxes) covered += b.intersects(inScene);
+        // Badges say what the step changed: hiding one costs more than hiding a box.
+        if (s)
+            for (const BadgeItem* b : s->badges()) covered += 4 * (b->isVisible() && b->sceneBoundingRect().intersects(inScene));
         if (fewest < 0 || covered < fewest) {
             fewest = covered;
             best = c;
