@@ -50,8 +50,6 @@ OuterCopier::OuterCopier(Rewriter& rw, const Node& scanNode,
                          const std::unordered_map<const Variable*, StepDependence>& classes)
     : m_rw(rw), m_scan(scanNode), m_op(static_cast<const ScanOp&>(scanNode.op())), m_classes(classes) {}
 
-void OuterCopier::setSequenceRows(int i, Variable* rows) { m_outer[m_op.inner()->inputs()[i]] = rows; }
-
 Variable* OuterCopier::liftedToRows(const Variable* v) {
     Variable* o = outer(v);
     std::vector<int> order{-1};
@@ -79,8 +77,8 @@ Variable* OuterCopier::outer(const Variable* root) {
             // A step input: a sequence row or a non_sequence.
             int i = 0;
             while (g.inputs()[i] != v) ++i;
-            m_outer[v] = i < info.nSeqs ? m_scan.input(info.outerInSeqs() + i)
-                                        : m_scan.input(info.outerInNonSeqs() + (i - info.innerInNonSeqs()));
+            if (i < info.nSeqs) m_outer[v] = m_sequenceRows ? m_sequenceRows(i) : m_scan.input(info.outerInSeqs() + i);
+            else m_outer[v] = m_scan.input(info.outerInNonSeqs() + (i - info.innerInNonSeqs()));
             continue;
         }
         const Node* n = v->owner();

@@ -5,6 +5,7 @@
 #include "ir/Rewriter.h"
 #include "ops/ScanOp.h"
 
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -29,9 +30,9 @@ public:
     OuterCopier(Rewriter& rw, const Node& scanNode, const std::unordered_map<const Variable*, StepDependence>& classes);
     /// The outer value of step variable `v` (Invariant or PerRow), created on first use.
     Variable* outer(const Variable* v);
-    /// Reads sequence `i` as `rows` instead of the loop's outer input (which may be
-    /// longer than the loop runs).
-    void setSequenceRows(int i, Variable* rows);
+    /// Where the rows of sequence i come from, asked once, when some value needs
+    /// them (default: the loop's outer input, which may be longer than the loop runs).
+    void setSequenceRows(std::function<Variable*(int i)> rows) { m_sequenceRows = std::move(rows); }
 
 private:
     Variable* liftedToRows(const Variable* v);  // an Invariant value with a new leading axis of 1
@@ -40,6 +41,7 @@ private:
     const ScanOp& m_op;
     const std::unordered_map<const Variable*, StepDependence>& m_classes;
     std::unordered_map<const Variable*, Variable*> m_outer;
+    std::function<Variable*(int)> m_sequenceRows;
 };
 
 /// Rebuilds the loop with `newSeqs` (step variables read instead as rows of the paired

@@ -109,12 +109,12 @@ public:
         // Whole-sequence work must see exactly the n_steps rows the loop reads: a sequence
         // not known to have that many (longer, or one whose length is a merged slice's
         // arithmetic) is first cut to x[:n_steps], which the loop requires to exist.
-        for (int i = 0; i < info.nSeqs; ++i) {
+        copier.setSequenceRows([&](int i) {
             Variable* seq = node.input(info.outerInSeqs() + i);
-            if (rowsAreSteps(seq, node.input(0))) continue;
+            if (rowsAreSteps(seq, node.input(0))) return seq;
             const IndexEntry toSteps{IndexEntry::Kind::Slice, false, true, false};
-            copier.setSequenceRows(i, rw.create(makeSubtensor({toSteps}), {seq, node.input(0)})->output(0));
-        }
+            return rw.create(makeSubtensor({toSteps}), {seq, node.input(0)})->output(0);
+        });
         std::vector<std::pair<const Variable*, Variable*>> seqs;
         for (const Variable* v : m.frontier) seqs.push_back({v, copier.outer(v)});
         rw.attribute(node.id(), "pushed_out", "", std::to_string(seqs.size()) + " sequence value(s)");

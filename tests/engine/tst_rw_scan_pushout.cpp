@@ -9,6 +9,7 @@
 #include "exec/Executor.h"
 #include "ir/GraphAssembler.h"
 #include "ops/Elemwise.h"
+#include "ops/Reduce.h"
 #include "ops/ScanOp.h"
 #include "rewrite/Rewrites.h"
 
@@ -74,6 +75,25 @@ std::unique_ptr<Graph> rawSequenceLoop() {
     g.setOutputs({loop->output(0)});
     return g.finish();
 }
+// Two raw sequences of 5 rows for n steps: exp of each row of ys (elementwise, leaves
+// the loop) and the sum of each row of xs (a reduction over the row: stays).
+std::unique_ptr<Graph> twoRawSequencesLoop() {
+    GraphAssembler step;
+    Variable* x = step.addInput(Type::tensor(DType::Float64, {2}));
+    Variable* y = step.addInput(Type::tensor(DType::Float64, {2}));
+    step.setOutputs({step.addNode(makeElemwise(ScalarOpCode::Exp), {y})->output(0),
+                     step.addNode(makeReduce(ReduceKind::Sum, std::nullopt), {x})->output(0)});
+    ScanInfo info;
+    info.nSeqs = 2;
+    info.nNitSot = 2;
+    GraphAssembler g;
+    Variable* xs = g.addInput(Type::tensor(DType::Float64, {5, 2}), "xs");
+    Variable* ys = g.addInput(Type::tensor(DType::Float64, {5, 2}), "ys");
+    Variable* n = g.addInput(Type::tensor(DType::Int64, {}), "n");
+    Node* loop = g.addNode(makeScan(info, step.finish()), {n, xs, ys, n, n});
+    g.setOutputs({loop->output(0), loop->output(1)});
+    return g.finish();
+}
 } // namespace
 
 class TestScanPushOut : public QObject {
@@ -129,6 +149,25 @@ private slots:
         QCOMPARE(test::countOps(*out.after, OpKind::Scan), 0);
         QCOMPARE(test::countOps(*out.after, OpKind::Subtensor), 1);
         QCOMPARE(runGraph(*out.after, in).outputs.at(0).shape(), (std::vector<int64_t>{3, 2}));
+    }
+
+    void onlyTheSequencesTheWorkReadsAreCut() {
+        auto g = twoRawSequencesLoop();
+        std::vector<NDArray> in = {NDArray::fromVector(DType::Float64, {5, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}),
+                                   NDArray::fromVector(DType::Float64, {5, 2}, {-1, -2, -3, -4, -5, -6, -7, -8, -9, -10}),
+                                   NDArray::scalar(DType::Int64, 3)};
+        auto out = test::rewriteAndCompare(*g, only(scanPushOutSeq()), {}, 1, 1e-12, 0.0, &in);
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.stepsOf("scan_push_out_seq"), 1);
+        QCOMPARE(test::countOps(*out.after, OpKind::Scan), 1);
+        // ys[:n] for the exp; xs, read only by the reduction that stays, is not cut.
+        QCOMPARE(test::countOps(*out.after, OpKind::Subtensor), 1);
+        // And nothing is left that no one reads.
+        for (const Node* n : out.after->nodes()) {
+            bool read = false;
+            for (const Variable* o : n->outputs()) read = read || !o->clients().empty();
+            QVERIFY2(read, qPrintable(QString::fromStdString(n->label())));
+        }
     }
 
     void invariantWorkLeavesTheLoop() {
