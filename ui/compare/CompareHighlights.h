@@ -24,10 +24,11 @@ std::vector<Highlights::Badge> comparisonBadges(const Comparison& c, const Visua
 Highlights comparisonHighlights(const Comparison& c, const Graph& mine, const Graph& other, const VisualGraph& vg,
                                 CompareSide side, bool atEnd, bool rewritten, const QString& title);
 
-/// Where `other`'s nodes that `mine` lacks came from: following `trace`'s clone
-/// provenance (the loop scan_merge_states rebuilt from PyTensor's), each such node of
-/// `other` that stands for a node of `mine` with the same op kind starts where that
-/// node is, and its body where that node's body is. `trace` led to `other` (may be null).
+/// Where `other`'s nodes that `mine` lacks start: at the node of `mine` they stand
+/// for, and their bodies where its body is. The graphs are matched as a step's bodies
+/// are (same id and kind of op, the same op on matched inputs, the node readers
+/// switched to: the loop scan_merge_states rebuilt from PyTensor's), then what is left
+/// follows `trace`'s clone provenance (`trace` led to `other`; may be null).
 PlacementHints provenanceHints(const Graph& mine, const Graph& other, const Trace* trace);
 
 /// Positions to start the other side from: `layout` of `vg` restricted to the nodes
