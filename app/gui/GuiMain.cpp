@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <functional>
 #include <memory>
 
 namespace tl::gui {
@@ -132,9 +133,21 @@ int runGui(int argc, char** argv) {
                     return;
                 }
                 const int target = std::clamp(parser.value(step).toInt(), 0, window.session()->stepCount());
-                for (int k = 1; k <= target; ++k) window.session()->setCurrentStep(k);
-                if (window.canvas()->isLayoutPending()) afterLayout(window, finish);
-                else finish();
+                // One step at a time, each once the previous one is drawn, as → would:
+                // a step drawn from its neighbour's picture keeps that picture's positions.
+                // (The function holds itself weakly; a pending layout's callback holds it.)
+                auto next = std::make_shared<std::function<void(int)>>();
+                *next = [&, target, finish, self = std::weak_ptr(next)](int k) {
+                    for (; k <= target; ++k) {
+                        window.session()->setCurrentStep(k);
+                        if (window.canvas()->isLayoutPending()) {
+                            afterLayout(window, [again = self.lock(), k] { (*again)(k + 1); });
+                            return;
+                        }
+                    }
+                    finish();
+                };
+                (*next)(1);
             });
         }
         if (parser.isSet(example)) ok = window.openExample(parser.value(example));

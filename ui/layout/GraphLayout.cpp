@@ -15,6 +15,66 @@ std::string edgeKey(const VisualGraph& vg, const VEdge& e) {
 
 double clusterHeader(const VNode& cluster) { return cluster.header > 0 ? cluster.header : kClusterHeader; }
 
+namespace {
+
+// Where a link crosses a frame between `at` (the point on its own box) and the
+// frame's edge at `edgeY`: straight at `at.x()` when no other box of the body
+// stands in that column (the usual case: placeholders sit side by side), else a
+// free column beside the boxes in the way, joined to `at` in the gap next to it.
+struct Drop {
+    double x;
+    double joinY;
+};
+
+Drop dropBeside(const VisualGraph& vg, const std::vector<QRectF>& rects, const VEdge& e, int frame, QPointF at, double edgeY) {
+    const double lo = std::min(at.y(), edgeY), hi = std::max(at.y(), edgeY);
+    const QRectF& box = rects[frame];
+    auto inFrame = [&](int o) {
+        for (int p = vg.nodes[o].parent; p >= 0; p = vg.nodes[p].parent)
+            if (p == frame) return true;
+        return false;
+    };
+    auto isObstacle = [&](int o) {
+        return o != e.from && o != e.to && vg.nodes[o].kind != VNode::Kind::Cluster && inFrame(o);
+    };
+    auto blocked = [&](const QRectF& r) {
+        for (size_t o = 0; o < rects.size(); ++o)
+            if (rects[o].intersects(r) && isObstacle(static_cast<int>(o))) return true;
+        return false;
+    };
+    auto column = [](double x, double y0, double y1) { return QRectF(x - 3, y0, 6, std::max(0.0, y1 - y0)); };
+    if (!blocked(column(at.x(), lo, hi))) return {at.x(), at.y()};
+    const bool down = edgeY > at.y();
+    double nearest = down ? hi : lo;  // the box in the way closest to `at`
+    for (size_t o = 0; o < rects.size(); ++o)
+        if (rects[o].intersects(column(at.x(), lo, hi)) && isObstacle(static_cast<int>(o)))
+            nearest = down ? std::min(nearest, rects[o].top()) : std::max(nearest, rects[o].bottom());
+    // Columns near its own first, then the frame's margins, which no child reaches;
+    // turning halfway to that box, or right next to its own (the rank between
+    // may hold other boxes).
+    std::vector<double> xs;
+    for (int k = 1; k < 80; ++k) xs.push_back(at.x() + ((k + 1) / 2) * 8.0 * (k % 2 ? 1 : -1));
+    xs.push_back(box.right() - kClusterMargin / 2);
+    xs.push_back(box.left() + kClusterMargin / 2);
+    const double gap = std::abs(nearest - at.y());
+    for (double join : {(nearest + at.y()) / 2, at.y() + (down ? 1 : -1) * std::min(10.0, gap / 3)})
+        for (double x : xs) {
+            if (x < box.left() + 4 || x > box.right() - 4) continue;
+            const QRectF bend(QPointF(std::min(x, at.x()) - 3, std::min(join, at.y())), QPointF(std::max(x, at.x()) + 3, std::max(join, at.y())));
+            if (!blocked(down ? column(x, join, hi) : column(x, lo, join)) && !blocked(bend)) return {x, join};
+        }
+    return {at.x(), at.y()};
+}
+
+// An S-bend from `a` to `b`, leaving and arriving vertically.
+void bendTo(QPainterPath& path, QPointF a, QPointF b) {
+    if (a == b) return;
+    const double mid = (a.y() + b.y()) / 2;
+    path.cubicTo(QPointF(a.x(), mid), QPointF(b.x(), mid), b);
+}
+
+} // namespace
+
 QPainterPath routeEdge(const VisualGraph& vg, const std::vector<QRectF>& rects, const VEdge& e) {
     const QRectF& a = rects[e.from];
     const QRectF& b = rects[e.to];
@@ -41,19 +101,30 @@ QPainterPath routeEdge(const VisualGraph& vg, const std::vector<QRectF>& rects, 
     if (!leaving.empty()) {
         const double y = rects[leaving.back()].bottom() + 4;
         if (y > cur.y()) {
-            cur = QPointF(cur.x(), y);
+            const Drop d = dropBeside(vg, rects, e, leaving.back(), start, y);
+            cur = QPointF(d.x, d.joinY);
+            bendTo(path, start, cur);
+            cur = QPointF(d.x, y);
             path.lineTo(cur);
         }
     }
-    QPointF target = end;
-    if (!entering.empty()) target = QPointF(end.x(), std::min(end.y(), rects[entering.back()].top() - 4));
+    QPointF target = end, join = end;
+    if (!entering.empty()) {
+        const double y = rects[entering.back()].top() - 4;
+        if (y < end.y()) {
+            const Drop d = dropBeside(vg, rects, e, entering.back(), end, y);
+            target = QPointF(d.x, y);
+            join = QPointF(d.x, d.joinY);
+        }
+    }
     if (target.y() > cur.y()) {
         const double dy = std::max(20.0, (target.y() - cur.y()) * 0.45);
         path.cubicTo(cur + QPointF(0, dy), target - QPointF(0, dy), target);
     } else {
         path.lineTo(target);
     }
-    if (target != end) path.lineTo(end);
+    if (join != target) path.lineTo(join);
+    bendTo(path, join, end);
     return path;
 }
 

@@ -41,13 +41,17 @@ public:
     }
     /// No rect added so far comes within `margin` of `r`.
     bool free(const QRectF& r, int ignore = -1, double margin = 6) const {
+        return freeOf(r, margin, [&](int id) { return id == ignore; });
+    }
+    /// No rect added so far, except those `skip` names, comes within `margin` of `r`.
+    template <typename Skip> bool freeOf(const QRectF& r, double margin, Skip&& skip) const {
         bool ok = true;
-        forCells(r, [&](long long k) {
+        forCells(r.adjusted(-margin, -margin, margin, margin), [&](long long k) {
             if (!ok) return;
             auto it = m_cells.find(k);
             if (it == m_cells.end()) return;
             for (int id : it->second)
-                if (id != ignore && m_rects.at(id).adjusted(-margin, -margin, margin, margin).intersects(r)) {
+                if (!skip(id) && m_rects.at(id).adjusted(-margin, -margin, margin, margin).intersects(r)) {
                     ok = false;
                     return;
                 }
@@ -149,26 +153,46 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
     QRectF bounds;
     for (int i = 0; i < n; ++i)
         if (known[i]) bounds = bounds.united(out.rects[i]);
-    // Frames the picture already had (remembered, or the frame of the node a hint
-    // names): a new node outside a body must not land inside its frame.
-    std::vector<std::pair<int, QRectF>> frames;
-    for (int c = 0; c < n; ++c) {
-        if (vg.nodes[c].kind != VNode::Kind::Cluster) continue;
-        const QRectF* r = cache.rect(vg.nodes[c].key);
-        if (auto h = hints.exact.find(vg.nodes[c].key); !r && h != hints.exact.end()) r = cache.rect(h->second);
-        if (r) frames.emplace_back(c, *r);
-    }
     auto insideOf = [&](int node, int cluster) {
         for (int p = vg.nodes[node].parent; p >= 0; p = vg.nodes[p].parent)
             if (p == cluster) return true;
         return false;
     };
+    // Where each frame will be at least: around the children it keeps (as wide as
+    // its title, which may reach past them) and the frame the picture had
+    // (remembered, or that of the node a hint names). A new node outside a body
+    // must not land there, or the frame grown around its children would cover it.
+    std::vector<std::pair<int, QRectF>> frames;
+    for (int c = 0; c < n; ++c) {
+        if (vg.nodes[c].kind != VNode::Kind::Cluster) continue;
+        QRectF frame;
+        for (int k = 0; k < n; ++k)
+            if (known[k] && insideOf(k, c)) frame = frame.united(out.rects[k]);
+        if (!frame.isNull()) {
+            frame.adjust(-kClusterMargin, -clusterHeader(vg.nodes[c]), kClusterMargin, kClusterMargin);
+            if (frame.width() < vg.nodes[c].size.width()) frame.setRight(frame.left() + vg.nodes[c].size.width());
+        }
+        const QRectF* r = cache.rect(vg.nodes[c].key);
+        if (auto h = hints.exact.find(vg.nodes[c].key); !r && h != hints.exact.end()) r = cache.rect(h->second);
+        if (r) frame = frame.isNull() ? *r : frame.united(*r);
+        if (!frame.isNull()) frames.emplace_back(c, frame.adjusted(-kClusterMargin, -kClusterMargin, kClusterMargin, kClusterMargin));
+    }
     auto spotFree = [&](const QRectF& r, int node) {
         if (!occ.free(r)) return false;
+        // The frames around a body node grow around it: no box outside one of
+        // them may come within that frame's margin (its header, above).
+        QRectF grown = r;
+        for (int f = vg.nodes[node].parent; f >= 0; f = vg.nodes[f].parent) {
+            grown.adjust(-kClusterMargin, -clusterHeader(vg.nodes[f]), kClusterMargin, kClusterMargin);
+            if (!occ.freeOf(grown, 4, [&](int id) { return insideOf(id, f); })) return false;
+        }
         for (const auto& [c, frame] : frames)
             if (!insideOf(node, c) && frame.intersects(r)) return false;
         return true;
     };
+    // Body nodes placed with no hint (neither the node they stand for nor a step
+    // that added them).
+    std::vector<char> loose(n, 0);
     // Places new node i; false (nothing done) when `mayDefer` and no neighbour and no
     // hint says where: a new constant feeding a new node waits until that node is placed.
     auto place = [&](int i, bool mayDefer) {
@@ -192,36 +216,39 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
         }
         hinted = have;
         if (!have) {
-            double sx = 0, maxBottom = -1e18;
-            int cnt = 0;
-            for (int p : pred[i])
-                if (known[p]) {
-                    sx += out.rects[p].center().x();
-                    maxBottom = std::max(maxBottom, out.rects[p].bottom());
-                    ++cnt;
-                }
-            if (cnt) {
-                want = QPointF(sx / cnt, maxBottom + 36 + s.height() / 2);
-                have = true;
-            } else {
-                double minTop = 1e18;
-                for (int c : succ[i])
-                    if (known[c]) {
-                        sx += out.rects[c].center().x();
-                        minTop = std::min(minTop, out.rects[c].top());
+            // Beside its neighbours: below what it reads, else above what it feeds;
+            // those in its own frame first (a link's other end is outside). A body
+            // node with none of those placed yet waits for them.
+            const int parent = vg.nodes[i].parent;
+            auto beside = [&](bool sameFrame) {
+                auto counts = [&](int j) { return known[j] && (!sameFrame || vg.nodes[j].parent == parent); };
+                double sx = 0, edge = -1e18;
+                int cnt = 0;
+                for (int p : pred[i])
+                    if (counts(p)) {
+                        sx += out.rects[p].center().x();
+                        edge = std::max(edge, out.rects[p].bottom());
                         ++cnt;
                     }
                 if (cnt) {
-                    want = QPointF(sx / cnt, minTop - 36 - s.height() / 2);
-                    have = true;
+                    want = QPointF(sx / cnt, edge + 36 + s.height() / 2);
+                    return true;
                 }
-            }
+                edge = 1e18;
+                for (int c : succ[i])
+                    if (counts(c)) {
+                        sx += out.rects[c].center().x();
+                        edge = std::min(edge, out.rects[c].top());
+                        ++cnt;
+                    }
+                if (cnt) want = QPointF(sx / cnt, edge - 36 - s.height() / 2);
+                return cnt > 0;
+            };
+            have = beside(true) || ((parent < 0 || !mayDefer) && beside(false));
         }
         if (!have && mayDefer) return false;
         res.hinted += hinted;
-        // A new body node may go next to its neighbours when the step said so (an
-        // added body node); other unplaced body nodes mean the body was redrawn.
-        if (!hinted && vg.nodes[i].parent >= 0 && !hints.near.count(key)) res.needsFullLayout = true;
+        if (!hinted && vg.nodes[i].parent >= 0 && !hints.near.count(key)) loose[i] = 1;
         if (!have) want = QPointF(bounds.isNull() ? 0 : bounds.right() + 40 + s.width() / 2, bounds.isNull() ? 0 : bounds.top() + s.height() / 2);
         QRectF r(want.x() - s.width() / 2, want.y() - s.height() / 2, s.width(), s.height());
         // Step sideways, alternating right and left, until the spot is free.
@@ -241,6 +268,11 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
         if (!known[i] && vg.nodes[i].kind != VNode::Kind::Cluster && !place(i, true)) deferred.push_back(i);
     // Successors first, so each goes above what it feeds.
     for (auto it = deferred.rbegin(); it != deferred.rend(); ++it) place(*it, false);
+    // One such node among placed neighbours (a placeholder a merged loop renumbered,
+    // a constant's marker) goes beside them; two of them side by side mean the body
+    // was drawn anew, and deserves a fresh layout.
+    for (const VEdge& e : vg.edges)
+        if (loose[e.from] && loose[e.to] && vg.nodes[e.from].parent == vg.nodes[e.to].parent) res.needsFullLayout = true;
     // Clusters: the box around their children, deepest first.
     std::vector<int> clusters;
     for (int i = 0; i < n; ++i)
@@ -256,8 +288,21 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
             out.rects[c] = box;
         } else {
             QRectF frame = box.adjusted(-kClusterMargin, -clusterHeader(vg.nodes[c]), kClusterMargin, kClusterMargin);
-            // Never narrower than its title.
-            if (frame.width() < vg.nodes[c].size.width()) frame.setRight(frame.left() + vg.nodes[c].size.width());
+            // Never narrower than its title: widened to the right, or to the left or
+            // both ways when that covers a box outside it.
+            if (const double extra = vg.nodes[c].size.width() - frame.width(); extra > 0) {
+                auto coversOther = [&](const QRectF& f) {
+                    for (int k = 0; k < n; ++k)
+                        if (vg.nodes[k].kind != VNode::Kind::Cluster && !out.rects[k].isNull() && !insideOf(k, c) && f.intersects(out.rects[k])) return true;
+                    return false;
+                };
+                QRectF widened = frame.adjusted(0, 0, extra, 0);
+                for (double left : {extra, extra / 2})
+                    if (coversOther(widened)) widened = frame.adjusted(-left, 0, extra - left, 0);
+                frame = widened;
+            }
+            // Never smaller than it was: the space it held was kept free of new nodes.
+            if (const QRectF* r = cache.rect(vg.nodes[c].key)) frame = frame.united(*r);
             out.rects[c] = frame;
         }
     }

@@ -101,6 +101,12 @@ int GraphCanvas::pictureKey() const {
     return base < 0 ? k : (base + 1) * (1 << 20) + k;
 }
 
+namespace {
+// Up to this many boxes a fresh layout takes a few tens of milliseconds: a jump
+// may lay out the steps it walks through that stepping would lay out afresh.
+constexpr size_t kWalkLayoutNodes = 300;
+} // namespace
+
 void GraphCanvas::rebuild(Reason reason) {
     if (!m_session->isOpen()) return;
     QElapsedTimer clock;
@@ -151,12 +157,22 @@ void GraphCanvas::rebuild(Reason reason) {
     const bool derive = m_picture.size() > 0 && (reason == Reason::Step || (reason == Reason::Open && m_keepPicture));
     if (derive) {
         PlacementHints hints;
-        if (m_session->comparisonBase() < 0 && m_pictureAt >= 0 && m_pictureAt < (1 << 20)) {
-            if (key == m_pictureAt + 1) hints = placementHints(diff, changes);
-            else if (key == m_pictureAt - 1 && k + 1 <= m_session->stepCount())
-                hints = placementHintsBack(&m_session->diff(k + 1), &m_session->changes(k + 1));
+        // A jump of a few steps walks through the steps between, so it draws what
+        // stepping would have drawn.
+        PositionCache walked;
+        const PositionCache* from = &m_picture;
+        if (m_session->comparisonBase() < 0 && m_pictureAt >= 0 && m_pictureAt < (1 << 20) && key != m_pictureAt) {
+            const int at = m_pictureAt, step = key > at ? 1 : -1;
+            if (key != at + step) {
+                walked = m_picture;
+                if (walkPicture(at, key, walked)) from = &walked;
+            }
+            if (from == &walked || key == at + step) {
+                if (step > 0) hints = placementHints(diff, changes);
+                else hints = placementHintsBack(&m_session->diff(k + 1), &m_session->changes(k + 1));
+            }
         }
-        IncrementalLayout inc = layoutIncrementally(*vg, m_picture, hints);
+        IncrementalLayout inc = layoutIncrementally(*vg, *from, hints);
         if (inc.keepsPositions(static_cast<int>(vg->nodes.size()))) {
             cancelPending();
             const int parent = m_pictureAt;
@@ -165,6 +181,17 @@ void GraphCanvas::rebuild(Reason reason) {
             emit statusMessage(m_lastInfo);
             return;
         }
+        // The end of a walk that stepping would lay out afresh: the same, turned to
+        // match the walked picture rather than the one on screen.
+        if (from == &walked && vg->nodes.size() <= kWalkLayoutNodes)
+            if (GraphLayout fresh = layoutVisualGraph(*vg, m_settings); fresh.ok) {
+                const int mirrored = alignToPicture(*vg, fresh, walked);
+                cancelPending();
+                display(vg, std::move(fresh), h, key, m_pictureAt);
+                m_lastInfo = QString("layout after walking the steps between: %1 nodes, %2 mirrored in %3 ms").arg(vg->nodes.size()).arg(mirrored).arg(clock.elapsed());
+                emit statusMessage(m_lastInfo);
+                return;
+            }
     }
     // A fresh layout; unless the user asked for one from scratch, turned to match
     // the picture on screen (no mirrored graph after a small step).
@@ -175,6 +202,37 @@ void GraphCanvas::rebuild(Reason reason) {
     m_layoutClock.start();
     emit layoutStarted();
     m_pendingJob = m_engine->start(vg, m_settings);
+}
+
+bool GraphCanvas::walkPicture(int from, int to, PositionCache& picture) {
+    // Each step between costs about what stepping costs: a bounded amount of work.
+    const int steps = std::abs(to - from) - 1;
+    if (steps > 64 || static_cast<long long>(steps) * static_cast<long long>(m_picture.size()) > 200000) return false;
+    const int dir = to > from ? 1 : -1;
+    for (int j = from + dir; j != to; j += dir) {
+        // Forward, step j's own changes; back, the changes of the step undone (j + 1).
+        const int made = dir > 0 ? j : j + 1;
+        const StepDiff& d = m_session->diff(made);
+        const StepChanges& c = m_session->changes(made);
+        // Drawn as showing step j draws it: with its own step's ghosts.
+        const StepDiff* own = j > 0 ? &m_session->diff(j) : nullptr;
+        const StepChanges* ownChanges = j > 0 ? &m_session->changes(j) : nullptr;
+        const VisualGraph vg = buildVisualGraph(m_session->graphAt(j), m_expansion, own, ownChanges);
+        const PlacementHints hints = dir > 0 ? placementHints(&d, &c) : placementHintsBack(&d, &c);
+        IncrementalLayout inc = layoutIncrementally(vg, picture, hints);
+        if (inc.keepsPositions(static_cast<int>(vg.nodes.size()))) {
+            picture.remember(vg, inc.layout);
+            continue;
+        }
+        // Stepping lays this one out afresh, turned to match: so does the walk, here
+        // and now while that is quick (small graphs; a big one is laid out at the end).
+        if (vg.nodes.size() > kWalkLayoutNodes) return false;
+        GraphLayout fresh = layoutVisualGraph(vg, m_settings);
+        if (!fresh.ok) return false;
+        alignToPicture(vg, fresh, picture);
+        picture.remember(vg, fresh);
+    }
+    return true;
 }
 
 void GraphCanvas::onLayoutFinished(quint64, std::shared_ptr<const VisualGraph> vg, std::shared_ptr<const GraphLayout> result) {

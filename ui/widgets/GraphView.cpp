@@ -243,28 +243,31 @@ void GraphView::follow(const QRectF& target) {
     if (target.isEmpty() && target.isNull()) return;
     m_followed = target;
     const QRectF r = target.adjusted(-12, -12, 12, 12);
-    QRectF vis = visibleSceneRect();
-    if (vis.contains(r)) return;
-    if (r.width() > vis.width() || r.height() > vis.height()) {
-        const QSizeF vp = viewport()->size();
-        // A margin for the scroll bars a new zoom may show (they narrow the viewport).
-        const double want = 0.95 * std::min(vp.width() / r.width(), vp.height() / r.height());
-        setZoom(std::max(kMinFollowZoom, std::min(zoom(), want)));
-        vis = visibleSceneRect();
+    if (visibleSceneRect().contains(r)) return;
+    const QSizeF vp = viewport()->size();
+    // A margin for the scroll bars a new zoom may show (they narrow the viewport).
+    double z = std::min(zoom(), 0.95 * std::min(vp.width() / r.width(), vp.height() / r.height()));
+    // Scrolling moves by whole pixels and a scene barely wider than the view is
+    // aligned, not scrolled: when the pan still leaves part out, a little further out.
+    for (int attempt = 0; attempt < 6; ++attempt) {
+        z = std::max(kMinFollowZoom, z);
+        if (z < zoom()) setZoom(z);
+        const QRectF vis = visibleSceneRect();
         if (r.width() > vis.width() || r.height() > vis.height()) {
             // Too big even so: its top-left part, where a reader starts.
             centerOn(QPointF(r.left() + vis.width() / 2 - 1, r.top() + vis.height() / 2 - 1));
-            updateMinimap();
-            return;
+            break;
         }
+        // The smallest pan that brings it in.
+        QPointF c = vis.center();
+        if (r.left() < vis.left()) c.rx() -= vis.left() - r.left();
+        else if (r.right() > vis.right()) c.rx() += r.right() - vis.right();
+        if (r.top() < vis.top()) c.ry() -= vis.top() - r.top();
+        else if (r.bottom() > vis.bottom()) c.ry() += r.bottom() - vis.bottom();
+        centerOn(c);
+        if (visibleSceneRect().contains(target) || z <= kMinFollowZoom) break;
+        z = zoom() * 0.9;
     }
-    // The smallest pan that brings it in.
-    QPointF c = vis.center();
-    if (r.left() < vis.left()) c.rx() -= vis.left() - r.left();
-    else if (r.right() > vis.right()) c.rx() += r.right() - vis.right();
-    if (r.top() < vis.top()) c.ry() -= vis.top() - r.top();
-    else if (r.bottom() > vis.bottom()) c.ry() += r.bottom() - vis.bottom();
-    centerOn(c);
     updateMinimap();
 }
 
