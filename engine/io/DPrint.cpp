@@ -35,15 +35,23 @@ struct Context {
     const std::unordered_map<const Node*, int>* topo = nullptr;         // outer graph with printTopoIndex
 };
 
-// One pending _debugprint call.
+// One pending _debugprint call. Prefixes are pieces of DPrintListing::pieces
+// (-1: none), so a child's costs one piece, not a copy of its parent's.
 struct Task {
     const Variable* var;
-    std::string prefix, prefixChild;
+    int prefix, prefixChild;
     const Node* parent;
     const Context* ctx;
     int depth;
     bool header;
 };
+
+// Characters, not bytes: the drawing's box characters take three bytes each.
+int utf8Columns(std::string_view s) {
+    int n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;  // not a UTF-8 continuation byte
+    return n;
+}
 
 const ScanOp* asScan(const Node* n) { return n ? dynamic_cast<const ScanOp*>(&n->op()) : nullptr; }
 
@@ -51,7 +59,10 @@ class Printer {
 public:
     Printer(const Graph& g, const DPrintOptions& o) : m_graph(g), m_opt(o) {}
 
-    std::vector<DPrintLine> run() {
+    DPrintListing run() {
+        // About one id and one line per node: no rehashing on the way.
+        m_ids.reserve(2 * m_graph.nodes().size());
+        m_done.reserve(2 * m_graph.nodes().size());
         if (m_opt.printTopoIndex && m_opt.topoIndexOverride) {
             m_topo = *m_opt.topoIndexOverride;
         } else if (m_opt.printTopoIndex) {
@@ -62,15 +73,15 @@ public:
         outer.graph = &m_graph;
         outer.names = &namesOf(m_graph, false);
         outer.topo = m_opt.printTopoIndex ? &m_topo : nullptr;
-        for (const Variable* out : m_graph.outputs()) drain(Task{out, "", "", out->owner(), &outer, m_opt.depth, false});
+        for (const Variable* out : m_graph.outputs()) drain(Task{out, -1, -1, out->owner(), &outer, m_opt.depth, false});
         if (m_opt.printInnerGraphs && !m_innerVars.empty()) printInnerGraphs();
-        return std::move(m_lines);
+        return std::move(m_listing);
     }
 
 private:
     void printInnerGraphs() {
-        emit(DPrintLine::Kind::Blank, "");
-        emit(DPrintLine::Kind::InnerGraphsTitle, std::string(kInnerGraphsTitle));
+        emit(DPrintLine::Kind::Blank, -1, "");
+        emit(DPrintLine::Kind::InnerGraphsTitle, -1, std::string(kInnerGraphsTitle));
         std::unordered_set<const Node*> printed;
         // m_innerVars grows while we print: nested bodies are appended and printed in turn.
         for (size_t i = 0; i < m_innerVars.size(); ++i) {
@@ -80,11 +91,11 @@ private:
             std::shared_ptr<const Graph> inner = node->op().innerGraph();
             if (!inner) continue;
             const Context& body = bodyContext(*node, *inner);
-            emit(DPrintLine::Kind::Blank, "");
+            emit(DPrintLine::Kind::Blank, -1, "");
             m_section = node;
-            drain(Task{var, "", "", node, where, m_opt.depth, true});
+            drain(Task{var, -1, -1, node, where, m_opt.depth, true});
             for (const Variable* out : inner->outputs())
-                drain(Task{out, std::string(kInnerOutput), std::string(kInnerChild), node, &body, m_opt.depth, false});
+                drain(Task{out, piece(-1, kInnerOutput), piece(-1, kInnerChild), node, &body, m_opt.depth, false});
         }
     }
 
@@ -161,10 +172,12 @@ private:
     // op_debug_information: only Scan nodes carry tags.
     const TagMap* tagsOf(const Node* n) {
         if (!m_opt.printOpInfo || !n) return nullptr;
+        const ScanOp* scan = asScan(n);
+        if (!scan) return nullptr;
         auto it = m_tags.find(n);
         if (it == m_tags.end()) {
             TagMap m;
-            if (const ScanOp* scan = asScan(n)) {
+            {
                 ScanTags t = scanTags(scan->info());
                 auto assign = [&](const std::vector<std::string>& tags, const std::vector<Variable*>& vars) {
                     // In position order, so a variable at two positions keeps the later tag.
@@ -210,7 +223,7 @@ private:
             return;
         }
         const void* key = leafKey(var, t.ctx);
-        std::string text = t.prefix + leafText(var, t.ctx) + " " + idOf(key) + typeStr + shapeStr;
+        std::string text = leafText(var, t.ctx) + " " + idOf(key) + typeStr + shapeStr;
         auto outer = t.ctx->innerToOuter.find(var);
         if (outer != t.ctx->innerToOuter.end()) {
             const Variable* ov = outer->second;
@@ -224,7 +237,7 @@ private:
                 if (it != tags->end()) text += " (" + it->second + ")";
             }
         }
-        emit(DPrintLine::Kind::Variable, std::move(text), t.ctx->graph, var, nullptr, m_ids[key]);
+        emit(DPrintLine::Kind::Variable, t.prefix, std::move(text), t.ctx->graph, var, nullptr, m_ids[key]);
     }
 
     void printApply(const Task& t, const Node& node, const std::string& typeStr, const std::string& shapeStr) {
@@ -249,10 +262,10 @@ private:
         const std::string id = idOf(&node);
         std::string text;
         if (t.header) {
-            text = t.prefix + node.op().name() + " " + id + mapsStr;
+            text = node.op().name() + " " + id + mapsStr;
         } else {
             std::string outIdx = node.numOutputs() == 1 ? std::string() : "." + std::to_string(var->outputIndex());
-            text = t.prefix + node.op().name() + outIdx + " " + id + typeStr + shapeStr + nameStr + mapsStr + topoStr;
+            text = node.op().name() + outIdx + " " + id + typeStr + shapeStr + nameStr + mapsStr + topoStr;
             const TagMap* tags = tagsOf(t.parent);
             if (!tags) tags = tagsOf(&node);
             if (tags) {
@@ -260,18 +273,18 @@ private:
                 if (it != tags->end()) text += " (" + it->second + ")";
             }
         }
-        emit(t.header ? DPrintLine::Kind::InnerGraphHeader : DPrintLine::Kind::Variable, std::move(text), t.ctx->graph,
+        emit(t.header ? DPrintLine::Kind::InnerGraphHeader : DPrintLine::Kind::Variable, t.prefix, std::move(text), t.ctx->graph,
              t.header ? nullptr : var, &node, id);
         if (!alreadyDone && !(m_opt.stopOnName && !name.empty())) {
             const int n = node.numInputs();
             for (int i = n - 1; i >= 0; --i) {
                 const bool last = i == n - 1;
-                m_stack.push_back(Task{node.input(i), t.prefixChild + std::string(last ? kLastBranch : kBranch),
-                                       t.prefixChild + std::string(last ? kBlank : kPipe), &node, t.ctx,
+                m_stack.push_back(Task{node.input(i), piece(t.prefixChild, last ? kLastBranch : kBranch),
+                                       piece(t.prefixChild, last ? kBlank : kPipe), &node, t.ctx,
                                        t.depth < 0 ? t.depth : t.depth - 1, false});
             }
         } else if (!t.header) {
-            emit(DPrintLine::Kind::Repeat, t.prefixChild + std::string(kRepeat), t.ctx->graph, nullptr, &node, id);
+            emit(DPrintLine::Kind::Repeat, t.prefixChild, std::string(kRepeat), t.ctx->graph, nullptr, &node, id);
         }
     }
 
@@ -298,7 +311,13 @@ private:
         return shown;
     }
 
-    void emit(DPrintLine::Kind kind, std::string text, const Graph* g = nullptr, const Variable* v = nullptr,
+    int piece(int parent, std::string_view text) {
+        const int before = parent < 0 ? 0 : m_listing.pieces[parent].columns;
+        m_listing.pieces.push_back({parent, text, before + utf8Columns(text)});
+        return static_cast<int>(m_listing.pieces.size()) - 1;
+    }
+
+    void emit(DPrintLine::Kind kind, int prefix, std::string text, const Graph* g = nullptr, const Variable* v = nullptr,
               const Node* n = nullptr, std::string id = {}) {
         DPrintLine line;
         line.kind = kind;
@@ -308,7 +327,8 @@ private:
         line.node = n ? n : (v ? v->owner() : nullptr);
         line.innerGraphOf = m_section;
         line.id = std::move(id);
-        m_lines.push_back(std::move(line));
+        m_listing.lines.push_back(std::move(line));
+        m_listing.prefix.push_back(prefix);
     }
 
     const Graph& m_graph;
@@ -323,14 +343,37 @@ private:
     std::vector<std::pair<const Variable*, const Context*>> m_innerVars;
     std::unordered_set<const Variable*> m_collected;
     std::vector<Task> m_stack;
-    std::vector<DPrintLine> m_lines;
+    DPrintListing m_listing;
     const Node* m_section = nullptr;
 };
 
 } // namespace
 
+std::string DPrintListing::text(size_t line) const {
+    std::vector<std::string_view> drawing;
+    size_t bytes = lines[line].text.size();
+    for (int p = prefix[line]; p >= 0; p = pieces[p].parent) {
+        drawing.push_back(pieces[p].text);
+        bytes += pieces[p].text.size();
+    }
+    std::string out;
+    out.reserve(bytes);
+    for (auto it = drawing.rbegin(); it != drawing.rend(); ++it) out += *it;
+    out += lines[line].text;
+    return out;
+}
+
+int DPrintListing::columns(size_t line) const {
+    return (prefix[line] < 0 ? 0 : pieces[prefix[line]].columns) + utf8Columns(lines[line].text);
+}
+
+DPrintListing dprintListing(const Graph& g, const DPrintOptions& options) { return Printer(g, options).run(); }
+
 std::vector<DPrintLine> dprintLines(const Graph& g, const DPrintOptions& options) {
-    return Printer(g, options).run();
+    DPrintListing listing = dprintListing(g, options);
+    for (size_t i = 0; i < listing.lines.size(); ++i)
+        if (listing.prefix[i] >= 0) listing.lines[i].text = listing.text(i);
+    return std::move(listing.lines);
 }
 
 std::string dprint(const Graph& g, const DPrintOptions& options) {

@@ -7,6 +7,7 @@
 #include "ir/Graph.h"
 
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -47,6 +48,27 @@ struct DPrintLine {
     std::string id;                      ///< "[id B]" of the node or leaf (empty for blank/title)
 };
 
+/// The listing with each line's tree drawing (` │  ├─ `) kept apart from the
+/// rest. In a deep graph the drawing is most of the text (hundreds of bytes a
+/// line at depth 100); a view builds it only for the lines it shows.
+struct DPrintListing {
+    /// One level of drawing, after the levels of `parent` (-1: none).
+    struct Piece {
+        int parent;
+        std::string_view text;
+        int columns;  ///< characters of the drawing up to and including this level
+    };
+    std::vector<DPrintLine> lines;  ///< `text`: what follows the drawing
+    std::vector<int> prefix;        ///< per line: its innermost piece (-1: none)
+    std::vector<Piece> pieces;
+
+    /// Line i whole, drawing included.
+    std::string text(size_t line) const;
+    /// Characters (not bytes) of line i, drawing included.
+    int columns(size_t line) const;
+};
+
+DPrintListing dprintListing(const Graph& g, const DPrintOptions& options = {});
 /// The lines of the listing, in order.
 std::vector<DPrintLine> dprintLines(const Graph& g, const DPrintOptions& options = {});
 /// The listing as PyTensor's debugprint(file="str") returns it: each line ends with '\n'.

@@ -382,6 +382,28 @@ private slots:
     }
 
     // A 5000-deep chain prints (no recursion on depth): one line per node plus the input.
+    // The listing with the drawing kept apart gives the same lines, each its
+    // drawing then the rest, and counts characters, not bytes.
+    void listingKeepsTheDrawingApart_data() { goldens_data(); }
+    void listingKeepsTheDrawingApart() {
+        QFETCH(int, index);
+        golden::Case c = golden::cases()[static_cast<size_t>(index)];
+        std::unique_ptr<Graph> g = c.build();
+        const std::vector<DPrintLine> whole = dprintLines(*g, optionsOf(c));
+        const DPrintListing listing = dprintListing(*g, optionsOf(c));
+        QCOMPARE(listing.lines.size(), whole.size());
+        QCOMPARE(listing.prefix.size(), whole.size());
+        for (size_t i = 0; i < whole.size(); ++i) {
+            const std::string line = listing.text(i);
+            QCOMPARE(QString::fromStdString(line), QString::fromStdString(whole[i].text));
+            QVERIFY(line.size() >= listing.lines[i].text.size());
+            QCOMPARE(QString::fromStdString(line.substr(line.size() - listing.lines[i].text.size())), QString::fromStdString(listing.lines[i].text));
+            QCOMPARE(listing.columns(i), static_cast<int>(QString::fromStdString(line).size()));
+            QCOMPARE(listing.lines[i].node, whole[i].node);
+            QCOMPARE(listing.lines[i].id, whole[i].id);
+        }
+    }
+
     void deepChain() {
         golden::G o;
         Variable* v = o.in("x", golden::vec(3));
@@ -396,6 +418,11 @@ private slots:
         const std::string& last = lines.back().text;
         QVERIFY(last.size() > 3 * static_cast<size_t>(n));
         QVERIFY(last.find("x [id") != std::string::npos);
+        // Kept apart, the drawing is one piece per level, not a copy per line.
+        const DPrintListing listing = dprintListing(*g);
+        QVERIFY(listing.pieces.size() <= 2 * listing.lines.size());
+        QCOMPARE(listing.text(n), last);
+        QCOMPARE(listing.columns(n), static_cast<int>(QString::fromStdString(last).size()));
     }
 };
 

@@ -12,6 +12,7 @@
 #include "scene/Palette.h"
 #include "session/FileLoader.h"
 #include "widgets/DPrintPane.h"
+#include "widgets/DPrintView.h"
 #include "widgets/GraphCanvas.h"
 #include "widgets/InspectorPane.h"
 #include "widgets/RunPane.h"
@@ -22,7 +23,6 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QLabel>
-#include <QPlainTextEdit>
 #include <QTextBlock>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -280,10 +280,7 @@ private slots:
         QVERIFY(w.inspector()->html().contains("sit_sot-0"));
         // And back: a dprint line selects its node on the canvas.
         w.session()->setSelection({});
-        const int line = w.dprintPane()->highlightedLines().empty() ? 0 : 0;
-        (void)line;
-        QTextCursor c(w.dprintPane()->editor()->document()->findBlockByNumber(0));
-        w.dprintPane()->editor()->setTextCursor(c);
+        w.dprintPane()->view()->setCurrentLine(0);
         const NodeId first = w.dprintPane()->nodeOfLine(0);
         QVERIFY(first >= 0);
         QCOMPARE(w.session()->selection(), std::vector<NodeId>{first});

@@ -10,13 +10,13 @@
 
 #include "UiTestGraphs.h"
 #include "widgets/DPrintPane.h"
+#include "widgets/DPrintView.h"
 #include "widgets/NoticeBar.h"
 #include "widgets/InspectorPane.h"
 #include "widgets/StepHeader.h"
 #include "widgets/TimelinePane.h"
 
 #include <QCheckBox>
-#include <QPlainTextEdit>
 #include <QTextBlock>
 #include <QSettings>
 #include <QStandardPaths>
@@ -244,7 +244,7 @@ private slots:
         QVERIFY(!w.dprintPane()->highlightedLines().empty());
         go(w, at);
         for (int line : w.dprintPane()->highlightedLines())
-            QVERIFY2(w.dprintPane()->refOfLine(line) == NodeRef::outer(chosen), qPrintable(w.dprintPane()->editor()->document()->findBlockByNumber(line).text()));
+            QVERIFY2(w.dprintPane()->refOfLine(line) == NodeRef::outer(chosen), qPrintable(w.dprintPane()->view()->lineText(line)));
         QVERIFY(w.dprintPane()->highlightedLines().empty());
         QVERIFY(w.canvas()->scene()->selectedItems().isEmpty());
         QVERIFY2(w.inspector()->html().contains("Not in the graph"), qPrintable(w.inspector()->html()));

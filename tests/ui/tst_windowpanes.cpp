@@ -12,6 +12,7 @@
 #include "builder/Math.h"
 #include "session/FileLoader.h"
 #include "widgets/DPrintPane.h"
+#include "widgets/DPrintView.h"
 #include "widgets/ExcludeDialog.h"
 #include "widgets/InspectorPane.h"
 #include "widgets/NoticeBar.h"
@@ -28,7 +29,6 @@
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLineEdit>
-#include <QPlainTextEdit>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTextBlock>
@@ -163,15 +163,15 @@ private slots:
         for (int line : w.dprintPane()->highlightedLines()) QCOMPARE(w.dprintPane()->refOfLine(line), ref);
         // And back: its dprint line selects it (the cursor first elsewhere: one
         // already on that line would not move).
-        w.dprintPane()->editor()->moveCursor(QTextCursor::End);
+        w.dprintPane()->view()->setCurrentLine(w.dprintPane()->view()->lineCount() - 1);
         w.session()->setSelection({});
         const int line = [&] {
-            for (int i = 0; i < w.dprintPane()->editor()->document()->blockCount(); ++i)
+            for (int i = 0; i < w.dprintPane()->view()->lineCount(); ++i)
                 if (w.dprintPane()->refOfLine(i) == ref) return i;
             return -1;
         }();
         QVERIFY(line >= 0);
-        w.dprintPane()->editor()->setTextCursor(QTextCursor(w.dprintPane()->editor()->document()->findBlockByNumber(line)));
+        w.dprintPane()->view()->setCurrentLine(line);
         QCOMPARE(w.session()->selectedRefs(), std::vector<NodeRef>{ref});
         QVERIFY(inner->isSelected());
     }

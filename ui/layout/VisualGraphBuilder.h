@@ -227,9 +227,12 @@ public:
         const Graph& g = *L.graph;
         const std::vector<Node*> order = g.toposort();
         std::unordered_map<const Node*, int> vis;
+        vis.reserve(order.size());
         // Elementwise chains: a link n -> c when n's only output has c as its only client.
         std::unordered_map<const Node*, const Node*> nextOf;
         std::unordered_map<const Node*, bool> hasPrev;
+        nextOf.reserve(order.size());
+        hasPrev.reserve(order.size());
         for (const Node* n : order) {
             if (!isElemwiseFamily(*n) || n->numOutputs() != 1) continue;
             // One reading node, possibly through several inputs (x * x).
@@ -275,8 +278,8 @@ public:
             const bool expand = canExpand(*n) && expandedByDefault(*n, g, key);
             v.kind = expand ? VNode::Kind::Cluster : VNode::Kind::Op;
             // A frame wraps its whole title; a box cuts it and keeps it for the tooltip.
-            v.title = expand ? n->op().name() : clip(n->op().name());
             v.tooltip = n->op().name();
+            v.title = expand ? v.tooltip : clip(v.tooltip);
             v.subtitle = "#" + std::to_string(n->id());
             if (L.cluster < 0 && m_notes)
                 if (auto it = m_notes->find(n->id()); it != m_notes->end()) v.subtitle += " \u2014 " + it->second;
@@ -301,15 +304,14 @@ public:
                     bool linked = false;
                     for (size_t k = 0; k < ci.outer.size(); ++k) {
                         if (ci.outer[k] != i) continue;
-                        const int from = producer(L, v, vis, m_vg.nodes[ci.vis[k]].key);
+                        const int from = producer(L, v, vis, [&] { return m_vg.nodes[ci.vis[k]].key; });
                         edge(from, ci.vis[k], v, i, ci.labels[k]);
                         linked = true;
                     }
                     if (linked) continue;
                     if (auto info = scanInfoOf(n->op())) link = scanOuterInputLabel(*info, i);
                 }
-                const std::string useKey = targetKind == VNode::Kind::Chain ? targetKey : targetKey + "#" + std::to_string(i);
-                const int from = producer(L, v, vis, useKey);
+                const int from = producer(L, v, vis, [&] { return targetKind == VNode::Kind::Chain ? targetKey : targetKey + "#" + std::to_string(i); });
                 if (from == to) continue;  // inside a collapsed chain
                 // A chain reading one value many times (w in every eighth op) gets one edge for it.
                 if (targetKind == VNode::Kind::Chain && !m_chainInputs.insert({from, dest, v->id()}).second) continue;
@@ -334,7 +336,7 @@ public:
                 m.subtitle = v->name();
                 marker = add(std::move(m));
             }
-            edge(producer(L, v, vis, m_vg.nodes[marker].key), marker, v, 0);
+            edge(producer(L, v, vis, [&] { return m_vg.nodes[marker].key; }), marker, v, 0);
         }
         if (L.cluster >= 0) m_levelOfCluster[L.cluster] = m_levels.size();
         m_levels.push_back(L);
@@ -348,7 +350,7 @@ public:
         auto it = m_levelOfCluster.find(cluster);
         if (it == m_levelOfCluster.end()) return -1;
         const Level L = m_levels[it->second];
-        return producer(L, v, m_levelVis[it->second], useKey);
+        return producer(L, v, m_levelVis[it->second], [&] { return useKey; });
     }
 
     static NodeRef refOf(const Level& L, NodeId id) { return L.owner.valid() ? L.owner.child(id) : NodeRef::outer(id); }
@@ -368,8 +370,11 @@ public:
     }
 
     // The visual node producing `v` at this level: its op (or the cluster's output marker).
-    int producer(const Level& L, const Variable* v, std::unordered_map<const Node*, int>& vis, std::string useKey) {
-        if (!v->owner()) return sourceFor(L, v, useKey);
+    // `useKey()` names the use, for a per-use source; only sources need it (most
+    // inputs are op outputs, and building the key for every edge was wasted).
+    template <typename UseKey>
+    int producer(const Level& L, const Variable* v, std::unordered_map<const Node*, int>& vis, UseKey&& useKey) {
+        if (!v->owner()) return sourceFor(L, v, useKey());
         auto it = vis.find(v->owner());
         if (it == vis.end()) return -1;
         const int p = it->second;

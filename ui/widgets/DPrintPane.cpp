@@ -1,30 +1,20 @@
 #include "widgets/DPrintPane.h"
 
-#include "model/LineDiff.h"
+#include "widgets/DPrintView.h"
 
 #include <QCheckBox>
-#include <QFontDatabase>
 #include <QHBoxLayout>
-#include <QPlainTextEdit>
-#include <QTextBlock>
-#include <QTextCursor>
-#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <memory>
 #include <unordered_map>
 
 namespace tl {
 
 DPrintPane::DPrintPane(RewriteSession* session, QWidget* parent) : QWidget(parent), m_session(session) {
-    m_edit = new QPlainTextEdit(this);
-    m_edit->setObjectName("dprintText");
-    m_edit->setReadOnly(true);
-    // Updates edit the text in place; none of them is the user's to undo.
-    m_edit->setUndoRedoEnabled(false);
-    m_edit->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_edit->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_view = new DPrintView(this);
+    m_view->setObjectName("dprintText");
     m_types = new QCheckBox("types", this);
     m_shapes = new QCheckBox("shapes", this);
     m_destroy = new QCheckBox("destroy/view maps", this);
@@ -43,12 +33,12 @@ DPrintPane::DPrintPane(RewriteSession* session, QWidget* parent) : QWidget(paren
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(opts);
-    layout->addWidget(m_edit, 1);
+    layout->addWidget(m_view, 1);
 
     connect(m_session, &RewriteSession::opened, this, &DPrintPane::refresh);
     connect(m_session, &RewriteSession::currentStepChanged, this, &DPrintPane::refresh);
     connect(m_session, &RewriteSession::selectionChanged, this, &DPrintPane::showSelection);
-    connect(m_edit, &QPlainTextEdit::cursorPositionChanged, this, &DPrintPane::onCursorMoved);
+    connect(m_view, &DPrintView::currentLineChanged, this, &DPrintPane::onCursorMoved);
 }
 
 DPrintOptions DPrintPane::options() const {
@@ -61,7 +51,7 @@ DPrintOptions DPrintPane::options() const {
     return o;
 }
 
-QString DPrintPane::text() const { return m_edit->toPlainText(); }
+QString DPrintPane::text() const { return m_view->text(); }
 
 NodeRef DPrintPane::refOfLine(int line) const {
     return line >= 0 && line < static_cast<int>(m_lineRef.size()) ? m_lineRef[line] : NodeRef();
@@ -72,14 +62,13 @@ NodeId DPrintPane::nodeOfLine(int line) const { return refOfLine(line).outerNode
 void DPrintPane::refresh() {
     if (!m_session->isOpen()) return;
     const Graph& g = m_session->currentGraph();
-    std::vector<DPrintLine> lines;
+    auto listing = std::make_shared<DPrintListing>();
     try {
-        lines = dprintLines(g, options());
+        *listing = dprintListing(g, options());
     } catch (const std::exception& e) {
         m_updating = true;
-        m_edit->setPlainText(QString("dprint failed: %1").arg(e.what()));
-        m_lines.clear();
         m_lineRef.clear();
+        m_view->setLines({std::string("dprint failed: ") + e.what()});
         m_updating = false;
         return;
     }
@@ -108,11 +97,12 @@ void DPrintPane::refresh() {
         auto it = owners.find(graph);
         return it == owners.end() ? NodeRef() : it->second.child(n->id());
     };
-    std::vector<std::string> text(lines.size());
+    const std::vector<DPrintLine>& lines = listing->lines;
     std::vector<NodeRef> refs(lines.size());
+    int widest = 0;
     for (size_t i = 0; i < lines.size(); ++i) {
-        DPrintLine& l = lines[i];
-        text[i] = std::move(l.text);
+        const DPrintLine& l = lines[i];
+        widest = std::max(widest, listing->columns(i));
         if (l.node) refs[i] = refOf(l.graph, l.node);
         // A body's placeholders and constants: the node whose body it is.
         if (!refs[i].valid() && l.innerGraphOf)
@@ -120,69 +110,15 @@ void DPrintPane::refresh() {
     }
     m_lineRef = std::move(refs);
     m_updating = true;
-    // Only the lines that changed are replaced: a step changes a few lines of a
-    // listing of thousands, and laying out the whole text again is the slow part.
-    auto setAll = [&] {
-        std::string all;
-        for (size_t i = 0; i < text.size(); ++i) {
-            all += text[i];
-            if (i + 1 < text.size()) all += '\n';
-        }
-        m_edit->setPlainText(QString::fromStdString(all));
-    };
-    if (m_lines.empty() || text.empty() || m_edit->document()->blockCount() != static_cast<int>(m_lines.size())) {
-        setAll();
-    } else if (const std::vector<LineHunk> hunks = lineHunks(m_lines, text); !hunks.empty()) {
-        QTextDocument* doc = m_edit->document();
-        QTextCursor c(doc);
-        auto join = [&](int from, int to) {
-            std::string s;
-            for (int i = from; i < to; ++i) {
-                if (i > from) s += '\n';
-                s += text[i];
-            }
-            return QString::fromStdString(s);
-        };
-        c.beginEditBlock();
-        // Last first: the block numbers of the hunks before stay valid.
-        for (auto h = hunks.rbegin(); h != hunks.rend(); ++h) {
-            if (h->oldEnd > h->oldBegin && h->newEnd > h->newBegin) {
-                c.setPosition(doc->findBlockByNumber(h->oldBegin).position());
-                const QTextBlock last = doc->findBlockByNumber(h->oldEnd - 1);
-                c.setPosition(last.position() + last.length() - 1, QTextCursor::KeepAnchor);
-                c.insertText(join(h->newBegin, h->newEnd));
-            } else if (h->oldEnd > h->oldBegin) {
-                // Lines only removed: with the line break before them (after them for the first line).
-                const QTextBlock last = doc->findBlockByNumber(h->oldEnd - 1);
-                if (h->oldBegin > 0) {
-                    const QTextBlock before = doc->findBlockByNumber(h->oldBegin - 1);
-                    c.setPosition(before.position() + before.length() - 1);
-                    c.setPosition(last.position() + last.length() - 1, QTextCursor::KeepAnchor);
-                } else {
-                    c.setPosition(0);
-                    c.setPosition(std::min(last.position() + last.length(), doc->characterCount() - 1), QTextCursor::KeepAnchor);
-                }
-                c.removeSelectedText();
-            } else if (h->oldBegin < doc->blockCount()) {
-                // Lines only inserted, before old line oldBegin.
-                c.setPosition(doc->findBlockByNumber(h->oldBegin).position());
-                c.insertText(join(h->newBegin, h->newEnd) + "\n");
-            } else {
-                c.movePosition(QTextCursor::End);
-                c.insertText("\n" + join(h->newBegin, h->newEnd));
-            }
-        }
-        c.endEditBlock();
-        if (doc->blockCount() != static_cast<int>(text.size())) setAll();
-    }
-    m_lines = std::move(text);
+    // Only the lines in sight are built whole (their tree drawing is most of the text).
+    const int count = static_cast<int>(lines.size());
+    m_view->setSource(count, [listing = std::shared_ptr<const DPrintListing>(std::move(listing))](int i) { return listing->text(i); }, widest);
     m_updating = false;
     showSelection();
 }
 
-void DPrintPane::onCursorMoved() {
+void DPrintPane::onCursorMoved(int line) {
     if (m_updating) return;
-    const int line = m_edit->textCursor().blockNumber();
     const NodeRef ref = refOfLine(line);
     if (ref.valid()) {
         m_updating = true;
@@ -193,27 +129,12 @@ void DPrintPane::onCursorMoved() {
 
 void DPrintPane::showSelection() {
     m_highlighted.clear();
-    QList<QTextEdit::ExtraSelection> extras;
     const auto& sel = m_session->selectedRefs();
-    for (int i = 0; i < static_cast<int>(m_lineRef.size()); ++i) {
-        if (!m_lineRef[i].valid() || std::find(sel.begin(), sel.end(), m_lineRef[i]) == sel.end()) continue;
-        m_highlighted.push_back(i);
-        QTextEdit::ExtraSelection x;
-        x.cursor = QTextCursor(m_edit->document()->findBlockByNumber(i));
-        x.format.setBackground(QColor(0xd6, 0xe4, 0xff));
-        x.format.setProperty(QTextFormat::FullWidthSelection, true);
-        extras << x;
-    }
-    m_edit->setExtraSelections(extras);
+    for (int i = 0; i < static_cast<int>(m_lineRef.size()); ++i)
+        if (m_lineRef[i].valid() && std::find(sel.begin(), sel.end(), m_lineRef[i]) != sel.end()) m_highlighted.push_back(i);
+    m_view->setHighlighted(m_highlighted);
     // Scroll to the first line when the selection came from elsewhere.
-    if (!m_updating && !m_highlighted.empty()) {
-        const bool wasUpdating = m_updating;
-        m_updating = true;
-        QTextCursor c(m_edit->document()->findBlockByNumber(m_highlighted.front()));
-        m_edit->setTextCursor(c);
-        m_edit->centerCursor();
-        m_updating = wasUpdating;
-    }
+    if (!m_updating && !m_highlighted.empty()) m_view->centerOnLine(m_highlighted.front());
 }
 
 } // namespace tl

@@ -7,16 +7,17 @@
 
 #include <QWidget>
 
-class QPlainTextEdit;
 class QCheckBox;
 
 namespace tl {
+
+class DPrintView;
 
 class DPrintPane : public QWidget {
     Q_OBJECT
 public:
     DPrintPane(RewriteSession* session, QWidget* parent = nullptr);
-    QPlainTextEdit* editor() const { return m_edit; }
+    DPrintView* view() const { return m_view; }
     /// The text shown (for export and tests).
     QString text() const;
     DPrintOptions options() const;
@@ -32,17 +33,16 @@ public slots:
     void refresh();
 
 private:
-    void onCursorMoved();
+    void onCursorMoved(int line);
     void showSelection();
 
     RewriteSession* m_session;
-    QPlainTextEdit* m_edit;
+    DPrintView* m_view;
     QCheckBox* m_types;
     QCheckBox* m_shapes;
     QCheckBox* m_destroy;
     QCheckBox* m_opInfo;
     std::vector<NodeRef> m_lineRef;  // per line: the node it shows, by path
-    std::vector<std::string> m_lines;  // the text shown, per line (updates replace only what changed)
     std::vector<int> m_highlighted;
     bool m_updating = false;
 };
