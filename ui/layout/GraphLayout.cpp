@@ -6,11 +6,13 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <stdexcept>
 
 namespace tl {
 
-std::string edgeKey(const VisualGraph& vg, const VEdge& e) {
-    return vg.nodes[e.from].key + ">" + vg.nodes[e.to].key + "@" + std::to_string(e.var);
+const std::string& edgeKey(const VisualGraph&, const VEdge& e) {
+    if (e.stableKey.empty()) throw std::logic_error("edge keys are set by VisualGraph::index()");
+    return e.stableKey;
 }
 
 double clusterHeader(const VNode& cluster) { return cluster.header > 0 ? cluster.header : kClusterHeader; }

@@ -54,8 +54,8 @@ using LayoutProgress = std::function<void(int done, int total)>;
 GraphLayout layoutVisualGraph(const VisualGraph& vg, const LayoutSettings& settings,
                               const std::atomic<bool>* cancel = nullptr, const LayoutProgress& progress = {});
 
-/// "fromKey>toKey@var": identifies an edge across steps.
-std::string edgeKey(const VisualGraph& vg, const VEdge& e);
+/// "fromKey>toKey@var": identifies an edge across steps (VEdge::stableKey).
+const std::string& edgeKey(const VisualGraph& vg, const VEdge& e);
 
 /// Where things were last drawn, by key. Never forgets (ghosts of erased nodes
 /// reappear where the node was).

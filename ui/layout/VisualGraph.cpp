@@ -57,6 +57,8 @@ void VisualGraph::index() {
     m_byRef.clear();
     m_byKey.reserve(nodes.size());
     m_byNode.reserve(nodes.size());
+    // Edge keys are looked up several times a step (routes kept, items matched, history).
+    for (VEdge& e : edges) e.stableKey = nodes[e.from].key + ">" + nodes[e.to].key + "@" + std::to_string(e.var);
     for (int i = 0; i < static_cast<int>(nodes.size()); ++i) {
         m_byKey[nodes[i].key] = i;
         const VNode& n = nodes[i];

@@ -52,6 +52,7 @@ struct VEdge {
     int toInput = -1;        // input index at `to` (op nodes)
     std::string label;       // "float64 (?, 7)"
     std::string link;        // inner<->outer category ("sit_sot-0"); empty for plain edges
+    std::string stableKey;   // edgeKey(): the same edge's key in every step, set by VisualGraph::index()
     std::string key() const;
 };
 
@@ -93,7 +94,7 @@ public:
     int depth(int i) const;
     /// The ancestor of `i` whose parent is `level` (or i itself); -1 if i is not inside level.
     int ancestorAt(int i, int level) const;
-    void index();  // rebuilds the key maps after edits
+    void index();  // rebuilds the key maps (and the edges' stable keys) after edits
 
     std::unordered_map<std::string, int> m_byKey;
     std::unordered_map<NodeId, int> m_byNode;

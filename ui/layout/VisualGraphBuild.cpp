@@ -98,6 +98,10 @@ void addBodyGhosts(VisualGraph& vg, Builder& b, const StepChanges& changes) {
 VisualGraph buildVisualGraph(const Graph& g, const ExpansionState& expansion, const StepDiff* diff, const StepChanges* changes,
                              const NodeNotes* notes) {
     VisualGraph vg;
+    // About a box per node and one per use of an input or constant: growing the
+    // vector moved every box built so far, again and again.
+    vg.nodes.reserve(2 * g.numNodes() + 16);
+    vg.edges.reserve(3 * g.numNodes() + 16);
     Builder b(vg, expansion, notes);
     // Levels are processed from a work list, not by recursion: bodies nest.
     std::vector<Level> work;

@@ -167,7 +167,11 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
     selectRefs(keepSelected);
     m_selecting = false;
     // Thousands of nodes' strings: freeing them took a tenth of a step.
-    if (replaced.use_count() == 1) QThreadPool::globalInstance()->start([replaced = std::move(replaced)]() mutable { replaced.reset(); });
+    // (The pool's task gets the only reference: a copy left here could be the last.)
+    if (replaced.use_count() == 1) {
+        auto* last = new std::shared_ptr<const VisualGraph>(std::move(replaced));
+        QThreadPool::globalInstance()->start([last] { delete last; });
+    }
 }
 
 void GraphScene::setBannerShown(bool on) {
