@@ -3,6 +3,7 @@
 #include "scene/Palette.h"
 
 #include <QFontMetricsF>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
@@ -235,7 +236,18 @@ void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     if (m_style == Rewired) c = palette::rewired(), w = 2.8;
     if (m_style == ToGhost) c = palette::ghost(), style = Qt::DashLine;
     if (!m_link.isEmpty() && m_style == Normal) c = palette::link();
-    p->setPen(QPen(c, w, style, Qt::RoundCap, Qt::RoundJoin));
+    QPen pen(c, w, style, Qt::RoundCap, Qt::RoundJoin);
+    // A line at most two pixels wide on screen is drawn with the same width in
+    // pixels as a cosmetic pen: it looks the same, and the raster engine strokes
+    // it directly instead of outlining the curve first (most of a repaint on a
+    // big graph). Dashes keep the geometric pen, whose dash lengths scale, and so
+    // do exports (an SVG's lines scale when it is zoomed).
+    const bool raster = p->paintEngine() && p->paintEngine()->type() == QPaintEngine::Raster;
+    if (const double onScreen = w * lodOf(option, p); raster && style == Qt::SolidLine && onScreen <= 2.0) {
+        pen.setWidthF(onScreen);
+        pen.setCosmetic(true);
+    }
+    p->setPen(pen);
     p->setBrush(Qt::NoBrush);
     p->drawPath(m_path);
     p->setPen(Qt::NoPen);
