@@ -19,6 +19,12 @@ std::vector<std::string> listing(int n, const std::string& tag = "") {
     for (int i = 0; i < n; ++i) l.push_back("├─ Add [id " + tag + std::to_string(i) + "] shape=(7,)");
     return l;
 }
+// On screen at `size`, so scrolling and clicks have a viewport to act on.
+bool shown(DPrintView& v, QSize size) {
+    v.resize(size);
+    v.show();
+    return QTest::qWaitForWindowExposed(&v);
+}
 } // namespace
 
 class TestDPrintView : public QObject {
@@ -36,9 +42,7 @@ private slots:
 
     void currentLineMovesOnceAndScrollsIntoView() {
         DPrintView v;
-        v.resize(300, 120);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(shown(v, QSize(300, 120)));
         v.setLines(listing(500));
         QSignalSpy moved(&v, &DPrintView::currentLineChanged);
         v.setCurrentLine(400);
@@ -54,9 +58,7 @@ private slots:
 
     void clickingALineMakesItCurrent() {
         DPrintView v;
-        v.resize(300, 200);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(shown(v, QSize(300, 200)));
         v.setLines(listing(50));
         QSignalSpy moved(&v, &DPrintView::currentLineChanged);
         const int lh = QFontMetrics(v.font()).lineSpacing();
@@ -71,9 +73,7 @@ private slots:
 
     void draggingSelectsTextAcrossLines() {
         DPrintView v;
-        v.resize(400, 200);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(shown(v, QSize(400, 200)));
         v.setLines({"abcdef", "ghijkl", "mnopqr"});
         const QFontMetricsF fm(v.font());
         const double cw = fm.horizontalAdvance(QLatin1Char('M'));
@@ -92,9 +92,7 @@ private slots:
 
     void aNewListingKeepsThePlaceAndDropsWhatIsGone() {
         DPrintView v;
-        v.resize(300, 120);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(shown(v, QSize(300, 120)));
         v.setLines(listing(300));
         v.setHighlighted({5, 250});
         v.setCurrentLine(250);

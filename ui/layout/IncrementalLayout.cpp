@@ -35,9 +35,11 @@ namespace {
 // Coarse grid of placed rectangles, so finding a free spot is not O(N) per node.
 class Occupancy {
 public:
+    /// Ids are below `ids` (the visual graph's node indices).
+    explicit Occupancy(int ids) : m_rects(static_cast<size_t>(ids)) { m_cells.reserve(static_cast<size_t>(ids)); }
     void add(const QRectF& r, int id) {
         forCells(r, [&](long long k) { m_cells[k].push_back(id); });
-        m_rects[id] = r;
+        m_rects[static_cast<size_t>(id)] = r;
     }
     /// No rect added so far comes within `margin` of `r`.
     bool free(const QRectF& r, int ignore = -1, double margin = 6) const {
@@ -51,7 +53,7 @@ public:
             auto it = m_cells.find(k);
             if (it == m_cells.end()) return;
             for (int id : it->second)
-                if (!skip(id) && m_rects.at(id).adjusted(-margin, -margin, margin, margin).intersects(r)) {
+                if (!skip(id) && m_rects[static_cast<size_t>(id)].adjusted(-margin, -margin, margin, margin).intersects(r)) {
                     ok = false;
                     return;
                 }
@@ -68,7 +70,7 @@ private:
     }
     static constexpr double kCell = 160.0;
     std::unordered_map<long long, std::vector<int>> m_cells;
-    std::unordered_map<int, QRectF> m_rects;
+    std::vector<QRectF> m_rects;  // by id
 };
 } // namespace
 
@@ -122,7 +124,7 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
     const int n = static_cast<int>(vg.nodes.size());
     out.rects.assign(n, QRectF());
     std::vector<char> known(n, 0);
-    Occupancy occ;
+    Occupancy occ(n);
     for (int i = 0; i < n; ++i) {
         if (vg.nodes[i].kind == VNode::Kind::Cluster) continue;  // derived from the children below
         // A hint beats a remembered rect: going back, a node reappears where its
@@ -323,7 +325,7 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
         }
     }
     if (!res.needsFullLayout) {
-        Occupancy siblings;
+        Occupancy siblings(n);
         for (int i = 0; i < n && !res.needsFullLayout; ++i) {
             if (vg.nodes[i].kind == VNode::Kind::Cluster) continue;
             const QRectF r = out.rects[i].adjusted(1, 1, -1, -1);
