@@ -6,6 +6,7 @@
 // bodies. Iterative: a 5000-deep chain prints without deep recursion.
 #include "ir/Graph.h"
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -58,17 +59,26 @@ struct DPrintListing {
         std::string_view text;
         int columns;  ///< characters of the drawing up to and including this level
     };
-    std::vector<DPrintLine> lines;  ///< `text`: what follows the drawing
+    std::vector<DPrintLine> lines;  ///< `text`: what follows the drawing (empty while deferred)
     std::vector<int> prefix;        ///< per line: its innermost piece (-1: none)
     std::vector<Piece> pieces;
+    /// Set when the text of the variables' lines is made on request (deferText):
+    /// it reads the graph, which must be unchanged until then.
+    struct Formatter;
+    std::shared_ptr<Formatter> formatter;
 
+    /// What follows line i's drawing.
+    std::string rest(size_t line) const;
     /// Line i whole, drawing included.
     std::string text(size_t line) const;
-    /// Characters (not bytes) of line i, drawing included.
+    /// Characters (not bytes) of line i's drawing, and of the whole line.
+    int prefixColumns(size_t line) const;
     int columns(size_t line) const;
 };
 
-DPrintListing dprintListing(const Graph& g, const DPrintOptions& options = {});
+/// The listing; with `deferText` the variables' lines are only walked (their
+/// order and [id X] letters fixed) and their text made by rest()/text() later.
+DPrintListing dprintListing(const Graph& g, const DPrintOptions& options = {}, bool deferText = false);
 /// The lines of the listing, in order.
 std::vector<DPrintLine> dprintLines(const Graph& g, const DPrintOptions& options = {});
 /// The listing as PyTensor's debugprint(file="str") returns it: each line ends with '\n'.

@@ -402,6 +402,15 @@ private slots:
             QCOMPARE(listing.lines[i].node, whole[i].node);
             QCOMPARE(listing.lines[i].id, whole[i].id);
         }
+        // Deferred: the same lines, each made when asked, in any order.
+        const DPrintListing later = dprintListing(*g, optionsOf(c), true);
+        QCOMPARE(later.lines.size(), whole.size());
+        QVERIFY(later.formatter != nullptr);
+        for (size_t k = whole.size(); k-- > 0;) {
+            QCOMPARE(QString::fromStdString(later.text(k)), QString::fromStdString(whole[k].text));
+            QCOMPARE(later.lines[k].id, whole[k].id);
+            QCOMPARE(later.columns(k), listing.columns(k));
+        }
     }
 
     void deepChain() {

@@ -35,6 +35,7 @@ void RewriteSession::openTrace(std::unique_ptr<Trace> trace, const QString& sour
     m_comparedFor = -1;
     m_comparedDiff.reset();
     m_trace = std::move(trace);
+    ++m_openCount;
     m_view = std::make_unique<TraceReplayer>(*m_trace);
     m_scratch = std::make_unique<TraceReplayer>(*m_trace);
     m_source = source;

@@ -89,6 +89,9 @@ public:
     void last() { setCurrentStep(stepCount()); }
     /// The graph at the current position; valid until the position changes.
     const Graph& currentGraph();
+    /// How many graphs or traces were opened: what was read from currentGraph()
+    /// still describes it while openCount() and currentStep() are unchanged.
+    int openCount() const { return m_openCount; }
     /// The diff leading to the current position, or null at position 0.
     const StepDiff* currentDiff();
 
@@ -143,6 +146,7 @@ private:
     const NDArray* constantValue(VarId v) const;
 
     std::unique_ptr<Trace> m_trace;
+    int m_openCount = 0;
     std::unique_ptr<TraceReplayer> m_view;     // the current position
     std::unique_ptr<TraceReplayer> m_scratch;  // graphAt(), diffs
     int m_current = 0;

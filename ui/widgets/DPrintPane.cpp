@@ -12,6 +12,12 @@
 
 namespace tl {
 
+namespace {
+// The scroll range starts at the widest drawing plus this; the view widens it as
+// longer lines come into sight.
+constexpr int kTypicalRestColumns = 60;
+} // namespace
+
 DPrintPane::DPrintPane(RewriteSession* session, QWidget* parent) : QWidget(parent), m_session(session) {
     m_view = new DPrintView(this);
     m_view->setObjectName("dprintText");
@@ -64,7 +70,8 @@ void DPrintPane::refresh() {
     const Graph& g = m_session->currentGraph();
     auto listing = std::make_shared<DPrintListing>();
     try {
-        *listing = dprintListing(g, options());
+        // Only walked now: a line's text is made when the view shows it.
+        *listing = dprintListing(g, options(), true);
     } catch (const std::exception& e) {
         m_updating = true;
         m_lineRef.clear();
@@ -102,7 +109,7 @@ void DPrintPane::refresh() {
     int widest = 0;
     for (size_t i = 0; i < lines.size(); ++i) {
         const DPrintLine& l = lines[i];
-        widest = std::max(widest, listing->columns(i));
+        widest = std::max(widest, listing->prefixColumns(i));
         if (l.node) refs[i] = refOf(l.graph, l.node);
         // A body's placeholders and constants: the node whose body it is.
         if (!refs[i].valid() && l.innerGraphOf)
@@ -110,9 +117,18 @@ void DPrintPane::refresh() {
     }
     m_lineRef = std::move(refs);
     m_updating = true;
-    // Only the lines in sight are built whole (their tree drawing is most of the text).
+    // Only the lines in sight are made. The listing reads the session's graph,
+    // which changes in place at the next step: once the step (or the file) has
+    // changed it gives nothing, until this pane shows the new listing.
     const int count = static_cast<int>(lines.size());
-    m_view->setSource(count, [listing = std::shared_ptr<const DPrintListing>(std::move(listing))](int i) { return listing->text(i); }, widest);
+    const int step = m_session->currentStep(), opened = m_session->openCount();
+    m_view->setSource(
+        count,
+        [listing = std::shared_ptr<const DPrintListing>(std::move(listing)), session = m_session, step, opened](int i) {
+            if (session->currentStep() != step || session->openCount() != opened) return std::string();
+            return listing->text(i);
+        },
+        widest + kTypicalRestColumns);
     m_updating = false;
     showSelection();
 }

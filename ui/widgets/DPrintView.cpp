@@ -151,10 +151,12 @@ void DPrintView::paintEvent(QPaintEvent*) {
     const int w = viewport()->width();
     const Pos a = std::min(m_anchor, m_cursor), b = std::max(m_anchor, m_cursor);
     const QPalette& pal = palette();
+    int widest = m_widestColumns;
     for (int l = first, y = 0; l < lineCount() && y < viewport()->height(); ++l, y += lh) {
         const QRect row(0, y, w, lh);
         if (m_isHighlighted[l]) p.fillRect(row, QColor::fromRgba(kHighlight));
         const QString t = lineText(l);
+        widest = std::max(widest, static_cast<int>(t.size()));
         const QPointF at(kMargin - dx, y + fm.ascent());
         p.setPen(pal.color(QPalette::Text));
         p.drawText(at, t);
@@ -172,6 +174,11 @@ void DPrintView::paintEvent(QPaintEvent*) {
             p.setPen(QPen(pal.color(QPalette::Mid), 1, Qt::DotLine));
             p.drawRect(row.adjusted(0, 0, -1, -1));
         }
+    }
+    // Lines made as they are shown may be wider than the source guessed.
+    if (widest > m_widestColumns) {
+        m_widestColumns = widest;
+        QMetaObject::invokeMethod(this, &DPrintView::updateScrollBars, Qt::QueuedConnection);
     }
 }
 

@@ -22,7 +22,8 @@ public:
     /// and the current line where they still exist.
     void setLines(std::vector<std::string> lines);
     /// The same for `count` lines that `line(i)` builds when they are shown (a long
-    /// listing need not be built whole); `widestColumns` sizes the scroll range.
+    /// listing need not be built whole); `widestColumns` sizes the scroll range
+    /// until a wider line is shown.
     void setSource(int count, std::function<std::string(int)> line, int widestColumns);
     int lineCount() const { return m_count; }
     QString lineText(int line) const;
