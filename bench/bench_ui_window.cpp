@@ -157,6 +157,36 @@ void steps(benchmark::State& state, Qt::Key key) {
 }
 
 void BM_Window_StepForward(benchmark::State& state) { steps(state, Qt::Key_Right); }
+
+// A jump four steps ahead (a click in the timeline): it walks through the three
+// steps between (within the canvas's budget for this graph), so it draws what
+// stepping would and costs more than a step.
+void BM_Window_Jump4(benchmark::State& state) {
+    MainWindow& w = window();
+    if (!w.session()->isOpen() || w.session()->stepCount() != static_cast<int>(bigTrace().size())) {
+        w.session()->openTrace(copyOfTrace(), "big");
+        settleAndPaint(w);
+    }
+    double sum = 0;
+    int count = 0, full = 0;
+    for (auto _ : state) {
+        if (w.session()->currentStep() + 4 > w.session()->stepCount()) {
+            w.session()->first();
+            settleAndPaint(w);
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        w.session()->setCurrentStep(w.session()->currentStep() + 4);
+        full += w.canvas()->isLayoutPending();
+        settleAndPaint(w);
+        const double s = since(t0);
+        state.SetIterationTime(s);
+        sum += s;
+        ++count;
+    }
+    state.counters["mean_jump_ms"] = sum / count * 1e3;
+    state.counters["frame_ms"] = frameSeconds(w) * 1e3;
+    state.counters["full_layouts"] = full;
+}
 // Back over steps already shown: their pictures are kept.
 void BM_Window_StepBack(benchmark::State& state) { steps(state, Qt::Key_Left); }
 
@@ -165,6 +195,7 @@ void BM_Window_StepBack(benchmark::State& state) { steps(state, Qt::Key_Left); }
 BENCHMARK(BM_Window_FirstView_Trace)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(3);
 BENCHMARK(BM_Window_FirstView_Graph)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(2);
 BENCHMARK(BM_Window_StepForward)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(40);
+BENCHMARK(BM_Window_Jump4)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(10);
 BENCHMARK(BM_Window_StepBack)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(40);
 
 int main(int argc, char** argv) {

@@ -105,6 +105,8 @@ namespace {
 // Up to this many boxes a fresh layout takes a few tens of milliseconds: a jump
 // may lay out the steps it walks through that stepping would lay out afresh.
 constexpr size_t kWalkLayoutNodes = 300;
+constexpr int kWalkSteps = 64;
+constexpr long long kWalkBoxSteps = 25000;
 } // namespace
 
 void GraphCanvas::rebuild(Reason reason) {
@@ -165,7 +167,7 @@ void GraphCanvas::rebuild(Reason reason) {
             const int at = m_pictureAt, step = key > at ? 1 : -1;
             if (key != at + step) {
                 walked = m_picture;
-                if (walkPicture(at, key, walked)) from = &walked;
+                if (walkPicture(at, key, vg->nodes.size(), walked)) from = &walked;
             }
             if (from == &walked || key == at + step) {
                 if (step > 0) hints = placementHints(diff, changes);
@@ -204,10 +206,11 @@ void GraphCanvas::rebuild(Reason reason) {
     m_pendingJob = m_engine->start(vg, m_settings);
 }
 
-bool GraphCanvas::walkPicture(int from, int to, PositionCache& picture) {
-    // Each step between costs about what stepping costs: a bounded amount of work.
+bool GraphCanvas::walkPicture(int from, int to, size_t boxes, PositionCache& picture) {
+    // Each step between costs about what stepping costs (some 5 µs a box, on this
+    // thread): at most 64 steps and about 25,000 box-steps, a tenth of a second.
     const int steps = std::abs(to - from) - 1;
-    if (steps > 64 || static_cast<long long>(steps) * static_cast<long long>(m_picture.size()) > 200000) return false;
+    if (steps > kWalkSteps || static_cast<long long>(steps) * static_cast<long long>(boxes) > kWalkBoxSteps) return false;
     const int dir = to > from ? 1 : -1;
     for (int j = from + dir; j != to; j += dir) {
         // Forward, step j's own changes; back, the changes of the step undone (j + 1).
