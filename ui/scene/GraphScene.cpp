@@ -1,4 +1,5 @@
 #include "scene/GraphScene.h"
+#include "scene/RectGrid.h"
 
 #include <QGraphicsSceneMouseEvent>
 #include <QThreadPool>
@@ -144,7 +145,8 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
     m_badges.clear();
     delete m_banner;
     m_banner = nullptr;
-    placeBadges(h);
+    RectGrid taken = boxObstacles();
+    placeBadges(h, taken);
     // What the step touched: changed edges, nodes new or moved, and the edges
     // at the ends of either (their labels compete for the same room).
     std::vector<char> touchedNode = std::move(moved);
@@ -152,7 +154,7 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
         if (changedEdge[e]) touchedNode[g.edges[e].from] = touchedNode[g.edges[e].to] = 1;
     std::vector<char> touched(g.edges.size(), 0);
     for (size_t e = 0; e < g.edges.size(); ++e) touched[e] = changedEdge[e] || touchedNode[g.edges[e].from] || touchedNode[g.edges[e].to];
-    placeLabels(touched);
+    placeLabels(touched, taken);
     if (!h.banner.isEmpty()) {
         m_banner = new BannerItem(h.banner, true);
         addItem(m_banner);

@@ -13,6 +13,8 @@
 
 namespace tl {
 
+class RectGrid;
+
 class GraphScene : public QGraphicsScene {
     Q_OBJECT
 public:
@@ -69,10 +71,15 @@ protected:
     void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
 
 private:
-    void placeBadges(const Highlights& h);
+    /// Places the step's badges where they cover nothing in `taken` (the boxes and
+    /// frame titles to begin with), adding each.
+    void placeBadges(const Highlights& h, RectGrid& taken);
     /// Places the labels of `touched` edges (and of kept edges whose label a
-    /// change now covers) around the labels kept where they were.
-    void placeLabels(const std::vector<char>& touched);
+    /// change now covers) around the labels kept where they were, and what is in
+    /// `taken` (the boxes, titles and badges).
+    void placeLabels(const std::vector<char>& touched, RectGrid& taken);
+    /// The boxes and frame titles every badge and label avoids, on a grid.
+    RectGrid boxObstacles() const;
     std::shared_ptr<const VisualGraph> m_vg;
     GraphLayout m_layout;
     std::unordered_map<std::string, NodeItem*> m_nodes;

@@ -11,21 +11,20 @@
 
 namespace tl {
 
-namespace {
-// Obstacles every label avoids: node boxes, frame headers.
-void addBoxes(RectGrid& grid, const VisualGraph& g, const GraphLayout& layout) {
-    for (size_t i = 0; i < g.nodes.size() && i < layout.rects.size(); ++i) {
-        const QRectF& r = layout.rects[i];
+RectGrid GraphScene::boxObstacles() const {
+    // Built once a step for badges and labels both (a grid of every box).
+    RectGrid grid;
+    const VisualGraph& g = *m_vg;
+    for (size_t i = 0; i < g.nodes.size() && i < m_layout.rects.size(); ++i) {
+        const QRectF& r = m_layout.rects[i];
         if (g.nodes[i].kind == VNode::Kind::Cluster) grid.add(QRectF(r.left(), r.top(), r.width(), clusterHeader(g.nodes[i]) - kLinkLabelRoom));
         else grid.add(r.adjusted(-2, -2, 2, 2));
     }
+    return grid;
 }
-} // namespace
 
-void GraphScene::placeBadges(const Highlights& h) {
+void GraphScene::placeBadges(const Highlights& h, RectGrid& taken) {
     const VisualGraph& g = *m_vg;
-    RectGrid taken;
-    addBoxes(taken, g, m_layout);
     // Several badges of one node stack; each stack goes right of its node, else
     // left, above or below, wherever it covers nothing.
     std::unordered_map<int, std::vector<BadgeItem*>> byNode;
@@ -68,11 +67,7 @@ void GraphScene::placeBadges(const Highlights& h) {
     }
 }
 
-void GraphScene::placeLabels(const std::vector<char>& touched) {
-    const VisualGraph& g = *m_vg;
-    RectGrid taken;
-    addBoxes(taken, g, m_layout);
-    for (BadgeItem* b : m_badges) taken.add(b->sceneBoundingRect());
+void GraphScene::placeLabels(const std::vector<char>& touched, RectGrid& taken) {
     // A step moves a handful of boxes: every other label stays where it was, as
     // long as what the step drew does not cover it (labels placed before never
     // cover each other). The rest are placed around them.
