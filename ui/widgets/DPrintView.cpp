@@ -18,13 +18,6 @@ namespace tl {
 namespace {
 constexpr int kMargin = 4;
 constexpr QRgb kHighlight = 0xffd6e4ff;
-
-// Characters, not bytes: the tree's box-drawing characters take three bytes each.
-int columnsOf(const std::string& utf8) {
-    int n = 0;
-    for (unsigned char c : utf8) n += (c & 0xC0) != 0x80;
-    return n;
-}
 } // namespace
 
 DPrintView::DPrintView(QWidget* parent) : QAbstractScrollArea(parent) {
@@ -40,7 +33,7 @@ DPrintView::DPrintView(QWidget* parent) : QAbstractScrollArea(parent) {
 
 void DPrintView::setLines(std::vector<std::string> lines) {
     int widest = 0;
-    for (const std::string& l : lines) widest = std::max(widest, columnsOf(l));
+    for (const std::string& l : lines) widest = std::max(widest, static_cast<int>(QString::fromStdString(l).size()));
     const int count = static_cast<int>(lines.size());
     auto shared = std::make_shared<const std::vector<std::string>>(std::move(lines));
     setSource(count, [shared](int i) { return (*shared)[i]; }, widest);

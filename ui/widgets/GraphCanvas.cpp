@@ -107,6 +107,7 @@ namespace {
 constexpr size_t kWalkLayoutNodes = 300;
 constexpr int kWalkSteps = 64;
 constexpr long long kWalkBoxSteps = 25000;
+constexpr int kWalkFreshLayouts = 4;  // each a few tens of milliseconds on this thread
 } // namespace
 
 void GraphCanvas::rebuild(Reason reason) {
@@ -212,6 +213,7 @@ bool GraphCanvas::walkPicture(int from, int to, size_t boxes, PositionCache& pic
     const int steps = std::abs(to - from) - 1;
     if (steps > kWalkSteps || static_cast<long long>(steps) * static_cast<long long>(boxes) > kWalkBoxSteps) return false;
     const int dir = to > from ? 1 : -1;
+    int freshLayouts = 0;
     for (int j = from + dir; j != to; j += dir) {
         // Forward, step j's own changes; back, the changes of the step undone (j + 1).
         const int made = dir > 0 ? j : j + 1;
@@ -228,8 +230,9 @@ bool GraphCanvas::walkPicture(int from, int to, size_t boxes, PositionCache& pic
             continue;
         }
         // Stepping lays this one out afresh, turned to match: so does the walk, here
-        // and now while that is quick (small graphs; a big one is laid out at the end).
-        if (vg.nodes.size() > kWalkLayoutNodes) return false;
+        // and now while that is quick (small graphs, a few times; else the end of
+        // the jump is laid out afresh in the background).
+        if (vg.nodes.size() > kWalkLayoutNodes || ++freshLayouts > kWalkFreshLayouts) return false;
         GraphLayout fresh = layoutVisualGraph(vg, m_settings);
         if (!fresh.ok) return false;
         alignToPicture(vg, fresh, picture);

@@ -72,8 +72,8 @@ private:
     void rebuild(Reason reason);
     /// Carries `picture`, the picture of step `from`, through the steps up to (not
     /// including) step `to`, either way, as stepping would have placed them; false
-    /// when one of them would need a fresh layout of more than a few hundred boxes
-    /// or the walk is too long for pictures of `boxes` boxes.
+    /// when they would need fresh layouts of more than a few hundred boxes, or more
+    /// than a few of them, or the walk is too long for pictures of `boxes` boxes.
     bool walkPicture(int from, int to, size_t boxes, PositionCache& picture);
     void display(std::shared_ptr<const VisualGraph> vg, GraphLayout layout, const Highlights& h, int key, int parent);
     void onLayoutFinished(quint64 job, std::shared_ptr<const VisualGraph> vg, std::shared_ptr<const GraphLayout> layout);
