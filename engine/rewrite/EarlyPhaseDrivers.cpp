@@ -35,7 +35,7 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
 
 std::unique_ptr<GraphPass> makeSpecializeDriver() {
     return driver("specialize", {"fast_run", "specialize"},
-                  {&constantFolding(), &localPowSpecialize(), &localMulSpecialize(), &localAddRemoveZeros(),
+                  {&constantFolding(), &localPowSpecialize(), &localPowToNestedSquaring(), &localMulSpecialize(), &localAddRemoveZeros(),
                    &localUselessElemwise(), &localUselessSpecifyShape(), &localUselessUnbroadcast(),
                    &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &localTrackShapeI(), &localReplaceAdvancedSubtensor(), &localAdvancedIncSubtensorToAdvancedIncSubtensor1()});

@@ -1,11 +1,15 @@
 // local_upcast_elemwise_constant_inputs: constants fed to an Elemwise that converts
 // its inputs to the output's dtype anyway are stored in that dtype, as PyTensor's
-// local_upcast_elemwise_constant_inputs (so `1 - x` and `1.0 - x` merge, and the
+// local_upcast_elemwise_constant_inputs (so `1 + x` and `1.0 + x` merge, and the
 // fused Composite prints `1.0`):
 //   add(x: float64, [1]: int8)  -> add(x, [1.0]: float64)
-// Only where the op computes in its output dtype (not comparisons, which compute in
-// the inputs' common dtype and return bool; not Cast or Switch's condition; not
-// polygamma, whose order must stay an integer).
+// PyTensor matches the scalar ops by their output-type rule: exactly `upcast_out`
+// (add, mul, true_div, int_div, mod, maximum, minimum, mul_without_zeros) or
+// `upgrade_to_float` (exp, log, the trigonometric functions, erf, the gamma family,
+// the Bessel functions, ...). Ops with a variant of those rules are not matched:
+// sub (`upcast_out_nobool`), pow (`upcast_out_min8`), clip (`upcast_out_no_complex`),
+// floor, ceil, trunc, erfc, erfcx, erfinv, tri_gamma, betainc (`..._no_complex`),
+// and comparisons, casts, switch, sqr, neg keep their constants as they are.
 #include "ops/Elemwise.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
@@ -13,6 +17,25 @@
 namespace tl {
 
 namespace {
+
+// The scalar ops whose PyTensor output-type rule is exactly upcast_out or upgrade_to_float.
+bool upcastsItsInputs(ScalarOpCode code) {
+    using C = ScalarOpCode;
+    switch (code) {
+    case C::Add: case C::Mul: case C::TrueDiv: case C::IntDiv: case C::Mod: case C::Maximum: case C::Minimum:
+    case C::MulWithoutZeros:
+    case C::Reciprocal: case C::Log: case C::Log2: case C::Log10: case C::Log1p: case C::Exp: case C::Exp2:
+    case C::Expm1: case C::Sqrt: case C::Deg2Rad: case C::Rad2Deg: case C::Cos: case C::ArcCos: case C::Sin:
+    case C::ArcSin: case C::Tan: case C::ArcTan: case C::ArcTan2: case C::Cosh: case C::ArcCosh: case C::Sinh:
+    case C::ArcSinh: case C::Tanh: case C::ArcTanh: case C::Erf: case C::Gamma: case C::GammaLn: case C::Psi:
+    case C::GammaInc: case C::GammaIncC: case C::GammaIncInv: case C::GammaIncCInv: case C::GammaU: case C::GammaL:
+    case C::Jv: case C::J1: case C::J0: case C::Iv: case C::I1: case C::I0: case C::Ive: case C::Kve:
+    case C::Sigmoid: case C::Softplus: case C::Log1mexp: case C::Hyp2F1: case C::OwensT:
+        return true;
+    default:
+        return false;
+    }
+}
 
 struct UpcastMatch : RewriteMatch {
     std::vector<int> inputs;  // constant inputs to convert
@@ -27,9 +50,8 @@ public:
     MatchResult match(const Node& node, const RewriteOptions&) const override {
         auto code = rw::plainElemwiseCode(node);
         if (!code || node.numOutputs() != 1) return MatchResult::fail("not a plain single-output Elemwise");
-        if (*code == ScalarOpCode::Cast || *code == ScalarOpCode::Switch || *code == ScalarOpCode::Identity)
-            return MatchResult::fail("the op does not upcast its inputs");
-        if (*code == ScalarOpCode::PolyGamma) return MatchResult::fail("polygamma's order must stay an integer");
+        if (!upcastsItsInputs(*code))
+            return MatchResult::fail("PyTensor upcasts constants only for ops with output types upcast_out or upgrade_to_float");
         const DType out = node.output(0)->type().dtype;
         std::vector<DType> dts;
         for (const Variable* v : node.inputs()) dts.push_back(v->type().dtype);

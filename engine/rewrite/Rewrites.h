@@ -38,6 +38,7 @@ const NodeRewrite& localMulCanonizer();
 const NodeRewrite& localUpcastElemwiseConstantInputs();
 /// Specialize phase.
 const NodeRewrite& localPowSpecialize();
+const NodeRewrite& localPowToNestedSquaring();
 const NodeRewrite& localMulSpecialize();
 const NodeRewrite& localAddRemoveZeros();
 /// The equilibrium drivers of phases shape, useless, canonicalize and specialize with

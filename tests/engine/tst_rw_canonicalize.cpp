@@ -133,6 +133,19 @@ const std::map<QString, GraphFn>& graphs() {
              GraphBuilder b;
              return b.finish({lt(in(b, "x", {4}), b.constant(NDArray::fromVector(DType::Int8, {1}, {0})))});
          }},
+        {"int8 constant - x", [] {
+             GraphBuilder b;
+             return b.finish({sub(b.constant(NDArray::fromVector(DType::Int8, {1}, {1})), in(b, "x", {4}))});
+         }},
+        {"x clipped by int8 constants", [] {
+             GraphBuilder b;
+             return b.finish({clip(in(b, "x", {4}), b.constant(NDArray::fromVector(DType::Int8, {1}, {0})),
+                                   b.constant(NDArray::fromVector(DType::Int8, {1}, {1})))});
+         }},
+        {"maximum of x and an int8 constant", [] {
+             GraphBuilder b;
+             return b.finish({maximum(in(b, "x", {4}), b.constant(NDArray::fromVector(DType::Int8, {1}, {0})))});
+         }},
         {"polygamma of an int8 order", [] {
              GraphBuilder b;
              return b.finish({polygamma(b.constant(NDArray::fromVector(DType::Int8, {1}, {1})), in(b, "x", {4}))});
@@ -219,6 +232,9 @@ private slots:
         QTest::newRow("mul: not 1 / x (the reciprocal's spelling)") << "1 / x" << mul << "";
         QTest::newRow("mul: not an int8 1 over x") << "int8 1 / x" << mul << "";
         QTest::newRow("upcast: x + int8 constant") << "x + int8 constant" << up << "add(x, [3.0])";
+        QTest::newRow("upcast: maximum (upcast_out)") << "maximum of x and an int8 constant" << up << "maximum(x, [0.0])";
+        QTest::newRow("upcast: not sub (upcast_out_nobool)") << "int8 constant - x" << up << "";
+        QTest::newRow("upcast: not clip (upcast_out_no_complex)") << "x clipped by int8 constants" << up << "";
         QTest::newRow("upcast: not a comparison") << "x < int8 constant" << up << "";
         QTest::newRow("upcast: not polygamma's integer order") << "polygamma of an int8 order" << up << "";
     }

@@ -1,4 +1,4 @@
-// The specialize phase: local_pow_specialize, local_mul_specialize,
+// The specialize phase: local_pow_specialize, local_pow_to_nested_squaring, local_mul_specialize,
 // local_add_remove_zeros, with the cases where each must not fire beside them.
 #include "TestSuites.h"
 #include "RewriteCheck.h"
@@ -34,6 +34,28 @@ const std::map<QString, GraphFn>& graphs() {
              return b.finish({pow(in(b, "x", {4}, DType::Float32), cv(b, 2))});
          }},
         {"pow 3", [] { GraphBuilder b; return b.finish({pow(in(b, "x", {4}), cv(b, 3))}); }},
+        {"pow 6", [] { GraphBuilder b; return b.finish({pow(in(b, "x", {4}), cv(b, 6))}); }},
+        {"pow -3", [] { GraphBuilder b; return b.finish({pow(in(b, "x", {4}), cv(b, -3))}); }},
+        {"pow 3 of int64", [] {
+             GraphBuilder b;
+             return b.finish({pow(in(b, "k", {4}, DType::Int64), cv(b, 3, 1, DType::Int64))});
+         }},
+        {"pow -3 of int64", [] {
+             GraphBuilder b;
+             return b.finish({pow(in(b, "k", {4}, DType::Int64), cv(b, -3, 1, DType::Int64))});
+         }},
+        {"pow 2.5", [] { GraphBuilder b; return b.finish({pow(abs(in(b, "x", {4})), cv(b, 2.5))}); }},
+        {"pow 513", [] { GraphBuilder b; return b.finish({pow(in(b, "x", {4}), cv(b, 513))}); }},
+        {"pow 3 broadcasting x", [] { GraphBuilder b; return b.finish({pow(in(b, "x", {1}), cv(b, 3, 3))}); }},
+        {"pow 0", [] { GraphBuilder b; return b.finish({pow(in(b, "x", {4}), cv(b, 0))}); }},
+        {"pow 0 of an unknown length", [] { GraphBuilder b; return b.finish({pow(in(b, "x", {kUnknownDim}), cv(b, 0))}); }},
+        {"pow -1", [] { GraphBuilder b; return b.finish({pow(in(b, "x", {4}), cv(b, -1))}); }},
+        {"pow -2", [] { GraphBuilder b; return b.finish({pow(in(b, "x", {4}), cv(b, -2))}); }},
+        {"pow -0.5", [] { GraphBuilder b; return b.finish({pow(abs(in(b, "x", {4})), cv(b, -0.5))}); }},
+        {"pow -1 of int64", [] {
+             GraphBuilder b;
+             return b.finish({pow(in(b, "k", {4}, DType::Int64), cv(b, -1, 1, DType::Int64))});
+         }},
         {"pow 2 broadcasting x", [] { GraphBuilder b; return b.finish({pow(in(b, "x", {1}), cv(b, 2, 3))}); }},
         {"pow of a variable", [] { GraphBuilder b; return b.finish({pow(abs(in(b, "x", {4})), in(b, "y", {4}))}); }},
         {"mul by 1", [] { GraphBuilder b; return b.finish({mul({cv(b, 1), in(b, "x", {4}), in(b, "y", {4})})}); }},
@@ -55,6 +77,7 @@ const std::map<QString, GraphFn>& graphs() {
 
 const NodeRewrite& rewriteNamed(const QString& n) {
     if (n == "local_pow_specialize") return localPowSpecialize();
+    if (n == "local_pow_to_nested_squaring") return localPowToNestedSquaring();
     if (n == "local_mul_specialize") return localMulSpecialize();
     return localAddRemoveZeros();
 }
@@ -78,12 +101,26 @@ private slots:
         QTest::addColumn<QString>("rewrite");
         QTest::addColumn<QString>("ops");  // Elemwise ops after, sorted
         QTest::addColumn<int>("steps");
-        const QString pw = "local_pow_specialize", ml = "local_mul_specialize", ad = "local_add_remove_zeros";
+        const QString pw = "local_pow_specialize", sq = "local_pow_to_nested_squaring", ml = "local_mul_specialize", ad = "local_add_remove_zeros";
         QTest::newRow("pow(x, 2) -> sqr") << "pow 2" << pw << "Sqr" << 1;
         QTest::newRow("pow(x, 0.5) -> sqrt") << "pow 0.5" << pw << "Abs,Sqrt" << 1;
         QTest::newRow("pow(x, 1) -> x") << "pow 1" << pw << "Mul" << 1;
         QTest::newRow("pow(x32, 2) -> sqr(cast)") << "pow 2 of float32 to float64" << pw << "Cast{float64},Sqr" << 1;
         QTest::newRow("pow: not 3") << "pow 3" << pw << "Pow" << 0;
+        QTest::newRow("pow(x, 0) -> ones like x") << "pow 0" << pw << "" << 1;
+        QTest::newRow("pow(x, 0) -> ones of x's shape") << "pow 0 of an unknown length" << pw << "" << 1;
+        QTest::newRow("pow(x, -1) -> reciprocal") << "pow -1" << pw << "Reciprocal" << 1;
+        QTest::newRow("pow(x, -2) -> reciprocal(sqr)") << "pow -2" << pw << "Reciprocal,Sqr" << 1;
+        QTest::newRow("pow(x, -0.5) -> reciprocal(sqrt)") << "pow -0.5" << pw << "Abs,Reciprocal,Sqrt" << 1;
+        QTest::newRow("pow: not -1 of an integer") << "pow -1 of int64" << pw << "Pow" << 0;
+        QTest::newRow("nested: pow(x, 3) -> sqr(x) * x") << "pow 3" << sq << "Composite{(sqr(i0) * i0)}" << 1;
+        QTest::newRow("nested: pow(x, 6)") << "pow 6" << sq << "Composite{(sqr(sqr(i0)) * sqr(i0))}" << 1;
+        QTest::newRow("nested: pow(x, -3) -> reciprocal") << "pow -3" << sq << "Composite{(sqr(i0) * i0)},Reciprocal" << 1;
+        QTest::newRow("nested: pow(k, 3) of int64") << "pow 3 of int64" << sq << "Composite{(sqr(i0) * i0)}" << 1;
+        QTest::newRow("nested: not -3 of an integer") << "pow -3 of int64" << sq << "Pow" << 0;
+        QTest::newRow("nested: not 2.5") << "pow 2.5" << sq << "Abs,Pow" << 0;
+        QTest::newRow("nested: not above 512") << "pow 513" << sq << "Pow" << 0;
+        QTest::newRow("nested: not when the exponent broadcasts x") << "pow 3 broadcasting x" << sq << "Pow" << 0;
         QTest::newRow("pow: not when the exponent broadcasts x") << "pow 2 broadcasting x" << pw << "Pow" << 0;
         QTest::newRow("pow: not a variable exponent") << "pow of a variable" << pw << "Abs,Pow" << 0;
         QTest::newRow("mul(1, x, y) -> mul(x, y)") << "mul by 1" << ml << "Mul" << 1;
