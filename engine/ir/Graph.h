@@ -77,6 +77,9 @@ public:
     int numOutputs() const { return static_cast<int>(m_outputs.size()); }
     /// "Elemwise#12": how errors and logs name a node.
     std::string label() const;
+    /// This node's position in its graph's node list, 0 .. numNodes() - 1: an index
+    /// for per-node arrays (erasing a node moves another into its slot).
+    size_t slot() const { return m_slot; }
 
 private:
     friend class Graph;

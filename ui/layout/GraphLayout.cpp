@@ -15,6 +15,11 @@ const std::string& edgeKey(const VisualGraph&, const VEdge& e) {
     return e.stableKey;
 }
 
+int edgeKeyId(const VEdge& e) {
+    if (e.keyId < 0) throw std::logic_error("edge keys are set by VisualGraph::index()");
+    return e.keyId;
+}
+
 double clusterHeader(const VNode& cluster) { return cluster.header > 0 ? cluster.header : kClusterHeader; }
 
 namespace {

@@ -57,23 +57,40 @@ GraphLayout layoutVisualGraph(const VisualGraph& vg, const LayoutSettings& setti
 /// "fromKey>toKey@var": identifies an edge across steps (VEdge::stableKey).
 const std::string& edgeKey(const VisualGraph& vg, const VEdge& e);
 
-/// Where things were last drawn, by key. Never forgets (ghosts of erased nodes
-/// reappear where the node was).
+/// The interned key of an edge (VEdge::keyId); throws when the picture was not indexed.
+int edgeKeyId(const VEdge& e);
+
+/// Where things were last drawn, by key (keyIdOf: arrays, not hash maps, since
+/// every step looks up every box and route). Never forgets (ghosts of erased
+/// nodes reappear where the node was).
 class PositionCache {
 public:
     void remember(const VisualGraph& vg, const GraphLayout& layout);
-    void setRect(const std::string& key, const QRectF& r) { m_rects[key] = r; }
-    void setPath(const std::string& edgeKey, const QPainterPath& p) { m_paths[edgeKey] = p; }
-    void eraseRect(const std::string& key) { m_rects.erase(key); }
-    void erasePath(const std::string& edgeKey) { m_paths.erase(edgeKey); }
-    const QRectF* rect(const std::string& key) const;
-    const QPainterPath* path(const std::string& edgeKey) const;
+    void setRect(int keyId, const QRectF& r);
+    void setPath(int keyId, const QPainterPath& p);
+    void eraseRect(int keyId);
+    void erasePath(int keyId);
+    const QRectF* rect(int keyId) const {
+        return keyId >= 0 && static_cast<size_t>(keyId) < m_hasRect.size() && m_hasRect[keyId] ? &m_rects[keyId] : nullptr;
+    }
+    const QPainterPath* path(int keyId) const {
+        return keyId >= 0 && static_cast<size_t>(keyId) < m_hasPath.size() && m_hasPath[keyId] ? &m_paths[keyId] : nullptr;
+    }
+    // By key text (hints, tests): the same entries.
+    void setRect(const std::string& key, const QRectF& r) { setRect(keyIdOf(key), r); }
+    void setPath(const std::string& edgeKey, const QPainterPath& p) { setPath(keyIdOf(edgeKey), p); }
+    const QRectF* rect(const std::string& key) const { return rect(findKeyId(key)); }
+    const QPainterPath* path(const std::string& edgeKey) const { return path(findKeyId(edgeKey)); }
     void clear();
-    size_t size() const { return m_rects.size(); }
+    /// Nodes with a rect.
+    size_t size() const { return m_rectCount; }
 
 private:
-    std::unordered_map<std::string, QRectF> m_rects;
-    std::unordered_map<std::string, QPainterPath> m_paths;
+    std::vector<QRectF> m_rects;
+    std::vector<char> m_hasRect;
+    std::vector<QPainterPath> m_paths;
+    std::vector<char> m_hasPath;
+    size_t m_rectCount = 0;
 };
 
 /// Turns a fresh `layout` of `vg` to match `picture` (what was on screen): each

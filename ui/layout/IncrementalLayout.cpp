@@ -8,27 +8,55 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace tl {
 
 void PositionCache::remember(const VisualGraph& vg, const GraphLayout& layout) {
-    for (size_t i = 0; i < vg.nodes.size() && i < layout.rects.size(); ++i) m_rects[vg.nodes[i].key] = layout.rects[i];
-    for (size_t e = 0; e < vg.edges.size() && e < layout.paths.size(); ++e) m_paths[edgeKey(vg, vg.edges[e])] = layout.paths[e];
+    for (size_t i = 0; i < vg.nodes.size() && i < layout.rects.size(); ++i) setRect(vg.nodes[i].keyId, layout.rects[i]);
+    for (size_t e = 0; e < vg.edges.size() && e < layout.paths.size(); ++e) setPath(edgeKeyId(vg.edges[e]), layout.paths[e]);
 }
 
-const QRectF* PositionCache::rect(const std::string& key) const {
-    auto it = m_rects.find(key);
-    return it == m_rects.end() ? nullptr : &it->second;
+void PositionCache::setRect(int keyId, const QRectF& r) {
+    if (keyId < 0) throw std::logic_error("a position needs an interned key (VisualGraph::index())");
+    if (static_cast<size_t>(keyId) >= m_rects.size()) {
+        m_rects.resize(keyId + 1);
+        m_hasRect.resize(keyId + 1, 0);
+    }
+    m_rectCount += !m_hasRect[keyId];
+    m_hasRect[keyId] = 1;
+    m_rects[keyId] = r;
 }
 
-const QPainterPath* PositionCache::path(const std::string& key) const {
-    auto it = m_paths.find(key);
-    return it == m_paths.end() ? nullptr : &it->second;
+void PositionCache::setPath(int keyId, const QPainterPath& p) {
+    if (keyId < 0) throw std::logic_error("a route needs an interned key (VisualGraph::index())");
+    if (static_cast<size_t>(keyId) >= m_paths.size()) {
+        m_paths.resize(keyId + 1);
+        m_hasPath.resize(keyId + 1, 0);
+    }
+    m_hasPath[keyId] = 1;
+    m_paths[keyId] = p;
+}
+
+void PositionCache::eraseRect(int keyId) {
+    if (!rect(keyId)) return;
+    m_hasRect[keyId] = 0;
+    m_rects[keyId] = QRectF();
+    --m_rectCount;
+}
+
+void PositionCache::erasePath(int keyId) {
+    if (!path(keyId)) return;
+    m_hasPath[keyId] = 0;
+    m_paths[keyId] = QPainterPath();
 }
 
 void PositionCache::clear() {
     m_rects.clear();
+    m_hasRect.clear();
     m_paths.clear();
+    m_hasPath.clear();
+    m_rectCount = 0;
 }
 
 namespace {
@@ -125,12 +153,17 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
     out.rects.assign(n, QRectF());
     std::vector<char> known(n, 0);
     Occupancy occ(n);
+    // Where a hint puts a node: the rect of the key it names, by node (a key the
+    // cache never saw gives none). Looked up once per hint, not per node.
+    std::vector<const QRectF*> hintRect(n, nullptr);
+    for (const auto& [now, was] : hints.exact)
+        if (const int i = vg.indexOf(now); i >= 0) hintRect[i] = cache.rect(was);
     for (int i = 0; i < n; ++i) {
         if (vg.nodes[i].kind == VNode::Kind::Cluster) continue;  // derived from the children below
         // A hint beats a remembered rect: going back, a node reappears where its
         // replacement or its ghost was just drawn, not where some older picture had it.
-        if (auto h = hints.exact.find(vg.nodes[i].key); h != hints.exact.end() && cache.rect(h->second)) continue;
-        if (const QRectF* r = cache.rect(vg.nodes[i].key)) {
+        if (hintRect[i]) continue;
+        if (const QRectF* r = cache.rect(vg.nodes[i].keyId)) {
             const QSizeF s = vg.nodes[i].size;
             out.rects[i] = QRectF(r->center().x() - s.width() / 2, r->center().y() - s.height() / 2, s.width(), s.height());
             known[i] = 1;
@@ -174,8 +207,8 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
             frame.adjust(-kClusterMargin, -clusterHeader(vg.nodes[c]), kClusterMargin, kClusterMargin);
             if (frame.width() < vg.nodes[c].size.width()) frame.setRight(frame.left() + vg.nodes[c].size.width());
         }
-        const QRectF* r = cache.rect(vg.nodes[c].key);
-        if (auto h = hints.exact.find(vg.nodes[c].key); !r && h != hints.exact.end()) r = cache.rect(h->second);
+        const QRectF* r = cache.rect(vg.nodes[c].keyId);
+        if (!r) r = hintRect[c];
         if (r) frame = frame.isNull() ? *r : frame.united(*r);
         if (!frame.isNull()) frames.emplace_back(c, frame.adjusted(-kClusterMargin, -kClusterMargin, kClusterMargin, kClusterMargin));
     }
@@ -203,11 +236,10 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
         bool have = false;
         const std::string& key = vg.nodes[i].key;
         bool hinted = false;
-        if (auto h = hints.exact.find(key); h != hints.exact.end())
-            if (const QRectF* r = cache.rect(h->second)) {
-                want = r->center();
-                have = true;
-            }
+        if (const QRectF* r = hintRect[i]) {
+            want = r->center();
+            have = true;
+        }
         for (size_t p = 0; !have && p < hints.prefixes.size(); ++p) {
             const auto& [now, was] = hints.prefixes[p];
             if (key.compare(0, now.size(), now) != 0) continue;
@@ -285,7 +317,7 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
         for (int k = 0; k < n; ++k)
             if (vg.nodes[k].parent == c && !out.rects[k].isNull()) box = box.united(out.rects[k]);
         if (box.isNull()) {
-            if (const QRectF* r = cache.rect(vg.nodes[c].key)) box = *r;
+            if (const QRectF* r = cache.rect(vg.nodes[c].keyId)) box = *r;
             else box = QRectF(bounds.right() + 40, bounds.top(), vg.nodes[c].size.width(), vg.nodes[c].size.height());
             out.rects[c] = box;
         } else {
@@ -304,7 +336,7 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
                 frame = widened;
             }
             // Never smaller than it was: the space it held was kept free of new nodes.
-            if (const QRectF* r = cache.rect(vg.nodes[c].key)) frame = frame.united(*r);
+            if (const QRectF* r = cache.rect(vg.nodes[c].keyId)) frame = frame.united(*r);
             out.rects[c] = frame;
         }
     }
@@ -340,10 +372,10 @@ IncrementalLayout layoutIncrementally(const VisualGraph& vg, const PositionCache
         const QRectF& b = out.rects[ve.to];
         // Keep dot's route between siblings when neither end moved; links across
         // frames follow the frames, which may have grown.
-        const QRectF* ca = cache.rect(vg.nodes[ve.from].key);
-        const QRectF* cb = cache.rect(vg.nodes[ve.to].key);
+        const QRectF* ca = cache.rect(vg.nodes[ve.from].keyId);
+        const QRectF* cb = cache.rect(vg.nodes[ve.to].keyId);
         if (vg.nodes[ve.from].parent == vg.nodes[ve.to].parent && ca && cb && *ca == a && *cb == b)
-            if (const QPainterPath* p = cache.path(edgeKey(vg, ve))) {
+            if (const QPainterPath* p = cache.path(edgeKeyId(ve))) {
                 // Only a route that still starts and ends on these boxes (the cache
                 // may hold one from a picture where an end stood elsewhere).
                 if (!p->isEmpty() && a.adjusted(-4, -4, 4, 4).contains(p->elementAt(0)) && b.adjusted(-4, -4, 4, 4).contains(p->currentPosition())) {

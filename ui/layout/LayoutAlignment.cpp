@@ -75,7 +75,7 @@ int alignToPicture(const VisualGraph& vg, GraphLayout& layout, const PositionCac
         Pairs p;
         double sumDx = 0;
         for (int k : children[level + 1]) {
-            const QRectF* old = picture.rect(vg.nodes[k].key);
+            const QRectF* old = picture.rect(vg.nodes[k].keyId);
             if (!old) continue;
             p.now.push_back(layout.rects[k].center().x());
             p.was.push_back(old->center().x());
@@ -102,7 +102,7 @@ int alignToPicture(const VisualGraph& vg, GraphLayout& layout, const PositionCac
             apply(below, QTransform::fromTranslate(sumDx / p.count, p.dy / p.count));
             continue;
         }
-        const QRectF* oldFrame = picture.rect(vg.nodes[level].key);
+        const QRectF* oldFrame = picture.rect(vg.nodes[level].keyId);
         if (!oldFrame) continue;
         const double axis = layout.rects[level].center().x();
         // The body's nodes measured from the frame's middle, before and now.

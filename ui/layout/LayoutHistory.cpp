@@ -16,7 +16,7 @@ void LayoutHistory::store(int position, int parent, const VisualGraph& vg, const
     Record r;
     r.parent = parent;
     for (size_t i = 0; i < vg.nodes.size() && i < layout.rects.size(); ++i) {
-        const std::string& key = vg.nodes[i].key;
+        const int key = vg.nodes[i].keyId;
         const QRectF* was = base ? base->rect(key) : nullptr;
         if (!was || *was != layout.rects[i]) {
             r.rects[key] = layout.rects[i];
@@ -24,7 +24,7 @@ void LayoutHistory::store(int position, int parent, const VisualGraph& vg, const
         }
     }
     for (size_t e = 0; e < vg.edges.size() && e < layout.paths.size(); ++e) {
-        const std::string key = edgeKey(vg, vg.edges[e]);
+        const int key = edgeKeyId(vg.edges[e]);
         const QPainterPath* was = base ? base->path(key) : nullptr;
         if (!was || *was != layout.paths[e]) {
             r.paths[key] = layout.paths[e];
@@ -102,11 +102,11 @@ GraphLayout layoutFromPicture(const VisualGraph& vg, const PositionCache& pictur
     GraphLayout out;
     out.rects.assign(vg.nodes.size(), QRectF());
     for (size_t i = 0; i < vg.nodes.size(); ++i)
-        if (const QRectF* r = picture.rect(vg.nodes[i].key)) out.rects[i] = *r;
+        if (const QRectF* r = picture.rect(vg.nodes[i].keyId)) out.rects[i] = *r;
     out.paths.resize(vg.edges.size());
     for (size_t e = 0; e < vg.edges.size(); ++e) {
         const VEdge& ve = vg.edges[e];
-        const QPainterPath* p = picture.path(edgeKey(vg, ve));
+        const QPainterPath* p = picture.path(edgeKeyId(ve));
         // A route kept from a picture where its ends stood elsewhere (the picture
         // this one derives from) is drawn again between the boxes where they are.
         if (p && !p->isEmpty() && endsOn(out.rects[ve.from], p->elementAt(0)) && endsOn(out.rects[ve.to], p->currentPosition())) out.paths[e] = *p;
@@ -121,7 +121,7 @@ GraphLayout layoutFromPicture(const VisualGraph& vg, const PositionCache& pictur
 
 bool pictureCovers(const VisualGraph& vg, const PositionCache& picture) {
     for (const VNode& n : vg.nodes)
-        if (!picture.rect(n.key)) return false;
+        if (!picture.rect(n.keyId)) return false;
     return true;
 }
 

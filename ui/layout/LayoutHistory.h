@@ -37,11 +37,12 @@ public:
 private:
     struct Record {
         int parent = -1;
-        std::unordered_map<std::string, QRectF> rects;
-        std::unordered_map<std::string, QPainterPath> paths;
+        // By interned key (keyIdOf).
+        std::unordered_map<int, QRectF> rects;
+        std::unordered_map<int, QPainterPath> paths;
         // What the parent's picture had under the keys above (none: it had nothing).
-        std::unordered_map<std::string, std::optional<QRectF>> rectsBefore;
-        std::unordered_map<std::string, std::optional<QPainterPath>> pathsBefore;
+        std::unordered_map<int, std::optional<QRectF>> rectsBefore;
+        std::unordered_map<int, std::optional<QPainterPath>> pathsBefore;
     };
     std::map<int, Record> m_records;
 };

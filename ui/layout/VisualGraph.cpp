@@ -4,10 +4,35 @@
 #include <QFontMetricsF>
 
 #include <algorithm>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 
 namespace tl {
+
+namespace {
+struct KeyIds {
+    std::mutex lock;
+    std::unordered_map<std::string, int> ids;
+};
+KeyIds& keyIds() {
+    static KeyIds k;
+    return k;
+}
+} // namespace
+
+int keyIdOf(const std::string& key) {
+    KeyIds& k = keyIds();
+    std::lock_guard<std::mutex> hold(k.lock);
+    return k.ids.try_emplace(key, static_cast<int>(k.ids.size())).first->second;
+}
+
+int findKeyId(const std::string& key) {
+    KeyIds& k = keyIds();
+    std::lock_guard<std::mutex> hold(k.lock);
+    auto it = k.ids.find(key);
+    return it == k.ids.end() ? -1 : it->second;
+}
 
 std::string VEdge::key() const { return std::to_string(from) + ">" + std::to_string(to) + ":" + std::to_string(var); }
 
@@ -59,6 +84,14 @@ void VisualGraph::index() {
     m_byNode.reserve(nodes.size());
     // Edge keys are looked up several times a step (routes kept, items matched, history).
     for (VEdge& e : edges) e.stableKey = nodes[e.from].key + ">" + nodes[e.to].key + "@" + std::to_string(e.var);
+    {
+        // One lock for the whole picture.
+        KeyIds& k = keyIds();
+        std::lock_guard<std::mutex> hold(k.lock);
+        auto id = [&](const std::string& key) { return k.ids.try_emplace(key, static_cast<int>(k.ids.size())).first->second; };
+        for (VNode& n : nodes) n.keyId = id(n.key);
+        for (VEdge& e : edges) e.keyId = id(e.stableKey);
+    }
     for (int i = 0; i < static_cast<int>(nodes.size()); ++i) {
         m_byKey[nodes[i].key] = i;
         const VNode& n = nodes[i];

@@ -26,6 +26,7 @@ struct VNode {
     /// Stable across steps: "n17" (node 17), "n4/n2" (node 2 of the body of Scan 4),
     /// "v5@n17#0" (variable 5 as input 0 of node 17), "out0", "chain12", "n4/in1".
     std::string key;
+    int keyId = -1;        // keyIdOf(key), set by VisualGraph::index()
     NodeId node = -1;      // engine node (Op, Cluster, Ghost; first node of a Chain), in the graph holding it
     /// The node by path from the outer graph (Op, Cluster, Ghost, Chain: its first
     /// member); a body node's `node` alone is an id of the body, not of the graph.
@@ -53,6 +54,7 @@ struct VEdge {
     std::string label;       // "float64 (?, 7)"
     std::string link;        // inner<->outer category ("sit_sot-0"); empty for plain edges
     std::string stableKey;   // edgeKey(): the same edge's key in every step, set by VisualGraph::index()
+    int keyId = -1;          // keyIdOf(stableKey), set with it
     std::string key() const;
 };
 
@@ -100,6 +102,14 @@ public:
     std::unordered_map<NodeId, int> m_byNode;
     std::unordered_map<std::string, int> m_byRef;  // NodeRef::key() -> index, chain members included
 };
+
+/// Picture keys (node keys, edge keys) as small integers, the same for the same
+/// key in every picture of the process: position caches and the layout history
+/// index arrays with them instead of hashing strings on every step. Ids are dense
+/// from 0 and never reused; any thread.
+int keyIdOf(const std::string& key);
+/// The id `key` was given, or -1 when it never was (no picture holds it).
+int findKeyId(const std::string& key);
 
 /// The canvas fonts; measureBox and the scene items agree on them.
 const QFont& canvasTitleFont();

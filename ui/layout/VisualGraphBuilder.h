@@ -226,27 +226,25 @@ public:
     void buildLevel(Level L, std::vector<Level>& work) {
         const Graph& g = *L.graph;
         const std::vector<Node*> order = g.toposort();
-        std::unordered_map<const Node*, int> vis;
-        vis.reserve(order.size());
+        // Per node of this level, by slot: its visual node (-1 none yet).
+        std::vector<int> vis(g.numNodes(), -1);
         // Elementwise chains: a link n -> c when n's only output has c as its only client.
-        std::unordered_map<const Node*, const Node*> nextOf;
-        std::unordered_map<const Node*, bool> hasPrev;
-        nextOf.reserve(order.size());
-        hasPrev.reserve(order.size());
+        std::vector<const Node*> nextOf(g.numNodes(), nullptr);
+        std::vector<char> hasPrev(g.numNodes(), 0);
         for (const Node* n : order) {
             if (!isElemwiseFamily(*n) || n->numOutputs() != 1) continue;
             // One reading node, possibly through several inputs (x * x).
             const auto& cl = n->output(0)->clients();
             if (cl.empty() || cl[0].isGraphOutput() || !isElemwiseFamily(*cl[0].node)) continue;
             if (!std::all_of(cl.begin(), cl.end(), [&](const Client& c) { return c.node == cl[0].node; })) continue;
-            nextOf[n] = cl[0].node;
-            hasPrev[cl[0].node] = true;
+            nextOf[n->slot()] = cl[0].node;
+            hasPrev[cl[0].node->slot()] = 1;
         }
         for (const Node* n : order) {
-            if (vis.count(n)) continue;
-            if (nextOf.count(n) && !hasPrev.count(n)) {
+            if (vis[n->slot()] >= 0) continue;
+            if (nextOf[n->slot()] && !hasPrev[n->slot()]) {
                 std::vector<const Node*> chain{n};
-                for (auto it = nextOf.find(n); it != nextOf.end(); it = nextOf.find(it->second)) chain.push_back(it->second);
+                for (const Node* next = nextOf[n->slot()]; next; next = nextOf[next->slot()]) chain.push_back(next);
                 const std::string key = L.prefix + "chain" + std::to_string(n->id());
                 if (static_cast<int>(chain.size()) >= m_exp.collapseChainLength && !m_exp.expanded.count(key)) {
                     VNode v;
@@ -264,7 +262,7 @@ public:
                     for (const Node* m : chain) v.members.push_back(m->id());
                     for (size_t i = 0; i < chain.size(); ++i) v.tooltip += (i ? " \u2192 " : "") + chain[i]->op().name() + " #" + std::to_string(chain[i]->id());
                     int idx = add(std::move(v));
-                    for (const Node* m : chain) vis[m] = idx;
+                    for (const Node* m : chain) vis[m->slot()] = idx;
                     continue;
                 }
             }
@@ -284,12 +282,12 @@ public:
             if (L.cluster < 0 && m_notes)
                 if (auto it = m_notes->find(n->id()); it != m_notes->end()) v.subtitle += " \u2014 " + it->second;
             int idx = add(std::move(v));
-            vis[n] = idx;
+            vis[n->slot()] = idx;
             if (expand) openCluster(*n, idx, key, work);
         }
         // Edges into every node (or into the placeholders of an expanded cluster).
         for (const Node* n : order) {
-            const int to = vis[n];
+            const int to = vis[n->slot()];
             // Copies: adding per-use source nodes below reallocates m_vg.nodes.
             const VNode::Kind targetKind = m_vg.nodes[to].kind;
             const std::string targetKey = m_vg.nodes[to].key;
@@ -365,19 +363,17 @@ public:
         auto it = m_levelOfCluster.find(cluster);
         if (it == m_levelOfCluster.end()) return -1;
         const auto& vis = m_levelVis[it->second];
-        auto v = vis.find(n);
-        return v == vis.end() ? -1 : v->second;
+        return n->slot() < vis.size() ? vis[n->slot()] : -1;
     }
 
     // The visual node producing `v` at this level: its op (or the cluster's output marker).
     // `useKey()` names the use, for a per-use source; only sources need it (most
     // inputs are op outputs, and building the key for every edge was wasted).
     template <typename UseKey>
-    int producer(const Level& L, const Variable* v, std::unordered_map<const Node*, int>& vis, UseKey&& useKey) {
+    int producer(const Level& L, const Variable* v, const std::vector<int>& vis, UseKey&& useKey) {
         if (!v->owner()) return sourceFor(L, v, useKey());
-        auto it = vis.find(v->owner());
-        if (it == vis.end()) return -1;
-        const int p = it->second;
+        const int p = vis[v->owner()->slot()];
+        if (p < 0) return -1;
         if (m_vg.nodes[p].kind == VNode::Kind::Cluster) {
             const auto& co = m_clusterOut[p];
             for (size_t k = 0; k < co.outer.size(); ++k)
@@ -398,7 +394,7 @@ public:
     std::unordered_map<int, size_t> m_levelOfCluster;  // cluster -> index into m_levels
     std::unordered_map<std::string, int> m_useNodes;
     std::unordered_map<int, Ports> m_clusterIn, m_clusterOut;
-    std::vector<std::unordered_map<const Node*, int>> m_levelVis;
+    std::vector<std::vector<int>> m_levelVis;  // per level, by node slot: its visual node
     std::set<std::tuple<int, int, VarId>> m_chainInputs;  // (from, chain, variable) already drawn
 };
 

@@ -51,9 +51,9 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
     const VisualGraph& g = *m_vg;
 
     // Nodes and clusters: update in place, create what is new, drop what vanished.
-    std::unordered_map<std::string, NodeItem*> nodes;
-    std::unordered_map<std::string, ClusterItem*> clusters;
-    nodes.reserve(g.nodes.size());
+    // The maps are kept from picture to picture (one lookup per node; a key is
+    // copied only when new) and each item is marked with the picture drawing it.
+    const unsigned mark = ++m_mark;
     // Nodes new to the scene or drawn elsewhere: the labels around them are placed again.
     std::vector<char> moved(g.nodes.size(), 0);
     for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
@@ -64,30 +64,27 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
         if (h.opChanged.count(i)) flags |= NodeItem::OpChanged;
         if (h.fused.count(i)) flags |= NodeItem::Fused;
         if (n.kind == VNode::Kind::Cluster) {
-            ClusterItem* item;
-            if (auto it = m_clusters.find(n.key); it != m_clusters.end()) {
-                item = it->second;
-                m_clusters.erase(it);
-            } else {
-                item = new ClusterItem(n);
-                addItem(item);
+            auto [it, fresh] = m_clusters.try_emplace(n.key, nullptr);
+            if (fresh) {
+                it->second = new ClusterItem(n);
+                addItem(it->second);
                 moved[i] = 1;
             }
+            ClusterItem* item = it->second;
+            item->sceneMark = mark;
             if (!moved[i] && item->frameRect() != layout.rects[i]) moved[i] = 1;
             item->setNode(n, layout.rects[i]);
             item->setFlags(flags);
-            clusters[n.key] = item;
             continue;
         }
-        NodeItem* item;
-        if (auto it = m_nodes.find(n.key); it != m_nodes.end()) {
-            item = it->second;
-            m_nodes.erase(it);
-        } else {
-            item = new NodeItem(n);
-            addItem(item);
+        auto [it, fresh] = m_nodes.try_emplace(n.key, nullptr);
+        if (fresh) {
+            it->second = new NodeItem(n);
+            addItem(it->second);
             moved[i] = 1;
         }
+        NodeItem* item = it->second;
+        item->sceneMark = mark;
         if (!moved[i] && item->boxRect() != layout.rects[i]) moved[i] = 1;
         item->setNode(n, layout.rects[i]);
         item->setFlags(flags);
@@ -96,37 +93,37 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
         const bool selectable = n.kind == VNode::Kind::Op || n.kind == VNode::Kind::Chain || n.kind == VNode::Kind::Input ||
                                 n.kind == VNode::Kind::Constant || n.kind == VNode::Kind::Output;
         item->setFlag(QGraphicsItem::ItemIsSelectable, selectable);
-        nodes[n.key] = item;
     }
-    for (auto& [k, item] : m_nodes) delete item;
-    for (auto& [k, item] : m_clusters) delete item;
-    m_nodes = std::move(nodes);
-    m_clusters = std::move(clusters);
+    auto dropUnmarked = [mark](auto& items) {
+        std::erase_if(items, [mark](const auto& kv) {
+            if (kv.second->sceneMark == mark) return false;
+            delete kv.second;
+            return true;
+        });
+    };
+    dropUnmarked(m_nodes);
+    dropUnmarked(m_clusters);
 
-    std::unordered_map<std::string, EdgeItem*> edges;
-    edges.reserve(g.edges.size());
     std::vector<char> changedEdge(g.edges.size(), 0);
     m_edgeOrder.assign(g.edges.size(), nullptr);
     for (int e = 0; e < static_cast<int>(g.edges.size()); ++e) {
         const VEdge& ve = g.edges[e];
-        std::string key = edgeKey(g, ve);
+        const std::string& key = edgeKey(g, ve);
+        auto [it, fresh] = m_edges.try_emplace(key, nullptr);
         // The same variable twice into one node (x + x): the second item keyed by
         // its rank among them (not by the edge's index, which every step shifts).
-        if (edges.count(key))
-            for (int rank = 2;; ++rank)
-                if (std::string k = key + "#" + std::to_string(rank); !edges.count(k)) {
-                    key = std::move(k);
-                    break;
-                }
-        EdgeItem* item;
-        if (auto it = m_edges.find(key); it != m_edges.end()) {
-            item = it->second;
-            m_edges.erase(it);
-        } else {
-            item = new EdgeItem;
-            addItem(item);
+        if (!fresh && it->second->sceneMark == mark)
+            for (int rank = 2;; ++rank) {
+                std::tie(it, fresh) = m_edges.try_emplace(key + "#" + std::to_string(rank), nullptr);
+                if (fresh || it->second->sceneMark != mark) break;
+            }
+        if (fresh) {
+            it->second = new EdgeItem;
+            addItem(it->second);
             changedEdge[e] = 1;
         }
+        EdgeItem* item = it->second;
+        item->sceneMark = mark;
         // Constants and inputs sit right above their reader: their label would repeat the node's.
         const VNode::Kind fromKind = g.nodes[ve.from].kind;
         const bool quiet = fromKind == VNode::Kind::Constant || fromKind == VNode::Kind::Input;
@@ -136,10 +133,8 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
         if (h.rewiredEdges.count(e)) style = EdgeItem::Rewired;
         else if (h.ghosts.count(ve.to) || h.ghosts.count(ve.from)) style = EdgeItem::ToGhost;
         item->setStyle(style);
-        edges[key] = item;
     }
-    for (auto& [k, item] : m_edges) delete item;
-    m_edges = std::move(edges);
+    dropUnmarked(m_edges);
 
     for (BadgeItem* b : m_badges) delete b;
     m_badges.clear();

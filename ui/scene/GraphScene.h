@@ -92,6 +92,7 @@ private:
     Highlights m_highlights;
     std::unordered_set<int> m_searchHits;
     bool m_selecting = false;
+    unsigned m_mark = 0;  // the picture on screen (SceneItems' sceneMark)
 };
 
 } // namespace tl

@@ -16,6 +16,8 @@ enum SceneItemType { kNodeItemType = QGraphicsItem::UserType + 1, kEdgeItemType,
 /// One op, input, constant, output marker, chain or ghost.
 class NodeItem : public QGraphicsItem {
 public:
+    /// GraphScene's: the picture that last drew this item (the others are dropped).
+    unsigned sceneMark = 0;
     explicit NodeItem(const VNode& node);
     int type() const override { return kNodeItemType; }
     /// New text/kind and a rect in scene coordinates.
@@ -41,6 +43,8 @@ private:
 /// An edge with its arrowhead, "dtype shape" label and inner<->outer category.
 class EdgeItem : public QGraphicsItem {
 public:
+    /// GraphScene's: the picture that last drew this item (the others are dropped).
+    unsigned sceneMark = 0;
     EdgeItem();
     int type() const override { return kEdgeItemType; }
     /// Returns whether anything changed (the route or a text).
@@ -83,6 +87,8 @@ private:
 /// The frame of an expanded Scan / Composite body; double-click collapses it.
 class ClusterItem : public QGraphicsItem {
 public:
+    /// GraphScene's: the picture that last drew this item (the others are dropped).
+    unsigned sceneMark = 0;
     explicit ClusterItem(const VNode& node);
     int type() const override { return kClusterItemType; }
     void setNode(const VNode& node, const QRectF& rect);

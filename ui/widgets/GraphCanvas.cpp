@@ -267,8 +267,11 @@ void GraphCanvas::onLayoutFinished(quint64, std::shared_ptr<const VisualGraph> v
 void GraphCanvas::display(std::shared_ptr<const VisualGraph> vg, GraphLayout layout, const Highlights& h, int key, int parent) {
     // parent -2: a stored picture shown again (m_picture already holds it).
     if (parent != -2) {
-        m_history.store(key, parent, *vg, layout, parent >= 0 && parent == m_pictureAt ? &m_picture : nullptr);
-        m_picture.remember(*vg, layout);
+        const bool fromScreen = parent >= 0 && parent == m_pictureAt;
+        m_history.store(key, parent, *vg, layout, fromScreen ? &m_picture : nullptr);
+        // Derived from the picture on screen, the record holds what differs from
+        // it: only that is written.
+        if (!fromScreen || !m_history.stepPicture(key, parent, m_picture)) m_picture.remember(*vg, layout);
     }
     m_pictureAt = key;
     m_scene->setContent(std::move(vg), layout, h);
