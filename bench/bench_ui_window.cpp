@@ -150,6 +150,7 @@ void steps(benchmark::State& state, Qt::Key key) {
     }
     double worst = 0, sum = 0;
     int count = 0, full = 0, synchronous = 0;
+    const int paintsBefore = paintCounter().paints;
     for (auto _ : state) {
         if (key == Qt::Key_Right && w.session()->currentStep() >= n) {
             w.session()->first();
@@ -176,6 +177,7 @@ void steps(benchmark::State& state, Qt::Key key) {
     state.counters["ratio_to_frame"] = sum / count / frame;
     state.counters["full_layouts"] = full;
     state.counters["synchronous_paints"] = synchronous;
+    state.counters["canvas_paints_per_step"] = static_cast<double>(paintCounter().paints - paintsBefore) / count;
     state.counters["steps_in_trace"] = n;
 }
 

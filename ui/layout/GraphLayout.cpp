@@ -10,9 +10,8 @@
 
 namespace tl {
 
-const std::string& edgeKey(const VisualGraph&, const VEdge& e) {
-    if (e.stableKey.empty()) throw std::logic_error("edge keys are set by VisualGraph::index()");
-    return e.stableKey;
+std::string edgeKey(const VisualGraph& vg, const VEdge& e) {
+    return vg.nodes[e.from].key + ">" + vg.nodes[e.to].key + "@" + std::to_string(e.var);
 }
 
 int edgeKeyId(const VEdge& e) {

@@ -54,8 +54,8 @@ using LayoutProgress = std::function<void(int done, int total)>;
 GraphLayout layoutVisualGraph(const VisualGraph& vg, const LayoutSettings& settings,
                               const std::atomic<bool>* cancel = nullptr, const LayoutProgress& progress = {});
 
-/// "fromKey>toKey@var": identifies an edge across steps (VEdge::stableKey).
-const std::string& edgeKey(const VisualGraph& vg, const VEdge& e);
+/// "fromKey>toKey@var": the edge's identity across steps, spelt out (messages, tests).
+std::string edgeKey(const VisualGraph& vg, const VEdge& e);
 
 /// The interned key of an edge (VEdge::keyId); throws when the picture was not indexed.
 int edgeKeyId(const VEdge& e);
@@ -76,11 +76,9 @@ public:
     const QPainterPath* path(int keyId) const {
         return keyId >= 0 && static_cast<size_t>(keyId) < m_hasPath.size() && m_hasPath[keyId] ? &m_paths[keyId] : nullptr;
     }
-    // By key text (hints, tests): the same entries.
+    // Boxes by key text (hints, tests): the same entries.
     void setRect(const std::string& key, const QRectF& r) { setRect(keyIdOf(key), r); }
-    void setPath(const std::string& edgeKey, const QPainterPath& p) { setPath(keyIdOf(edgeKey), p); }
     const QRectF* rect(const std::string& key) const { return rect(findKeyId(key)); }
-    const QPainterPath* path(const std::string& edgeKey) const { return path(findKeyId(edgeKey)); }
     void clear();
     /// Nodes with a rect.
     size_t size() const { return m_rectCount; }

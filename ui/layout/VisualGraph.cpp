@@ -11,9 +11,26 @@
 namespace tl {
 
 namespace {
+struct EdgeIdentity {
+    int from, to;
+    VarId var;
+    int rank;
+    bool operator==(const EdgeIdentity&) const = default;
+};
+struct EdgeIdentityHash {
+    size_t operator()(const EdgeIdentity& e) const {
+        uint64_t h = static_cast<uint64_t>(static_cast<uint32_t>(e.from)) * 0x9E3779B97F4A7C15ull;
+        h ^= static_cast<uint64_t>(static_cast<uint32_t>(e.to)) + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
+        h ^= static_cast<uint64_t>(e.var) * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
+        h ^= static_cast<uint64_t>(e.rank) + (h << 6) + (h >> 2);
+        return static_cast<size_t>(h);
+    }
+};
 struct KeyIds {
     std::mutex lock;
     std::unordered_map<std::string, int> ids;
+    std::unordered_map<EdgeIdentity, int, EdgeIdentityHash> edges;
+    int edge(const EdgeIdentity& e) { return edges.try_emplace(e, static_cast<int>(edges.size())).first->second; }
 };
 KeyIds& keyIds() {
     static KeyIds k;
@@ -32,6 +49,12 @@ int findKeyId(const std::string& key) {
     std::lock_guard<std::mutex> hold(k.lock);
     auto it = k.ids.find(key);
     return it == k.ids.end() ? -1 : it->second;
+}
+
+int edgeKeyIdOf(int fromKeyId, int toKeyId, VarId var, int rank) {
+    KeyIds& k = keyIds();
+    std::lock_guard<std::mutex> hold(k.lock);
+    return k.edge({fromKeyId, toKeyId, var, rank});
 }
 
 std::string VEdge::key() const { return std::to_string(from) + ">" + std::to_string(to) + ":" + std::to_string(var); }
@@ -82,15 +105,12 @@ void VisualGraph::index() {
     m_byRef.clear();
     m_byKey.reserve(nodes.size());
     m_byNode.reserve(nodes.size());
-    // Edge keys are looked up several times a step (routes kept, items matched, history).
-    for (VEdge& e : edges) e.stableKey = nodes[e.from].key + ">" + nodes[e.to].key + "@" + std::to_string(e.var);
     {
-        // One lock for the whole picture.
+        // Keys as ids, once a picture (routes kept, items matched, history), under one lock.
         KeyIds& k = keyIds();
         std::lock_guard<std::mutex> hold(k.lock);
-        auto id = [&](const std::string& key) { return k.ids.try_emplace(key, static_cast<int>(k.ids.size())).first->second; };
-        for (VNode& n : nodes) n.keyId = id(n.key);
-        for (VEdge& e : edges) e.keyId = id(e.stableKey);
+        for (VNode& n : nodes) n.keyId = k.ids.try_emplace(n.key, static_cast<int>(k.ids.size())).first->second;
+        for (VEdge& e : edges) e.keyId = k.edge({nodes[e.from].keyId, nodes[e.to].keyId, e.var, 0});
     }
     for (int i = 0; i < static_cast<int>(nodes.size()); ++i) {
         m_byKey[nodes[i].key] = i;

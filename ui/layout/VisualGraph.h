@@ -53,8 +53,9 @@ struct VEdge {
     int toInput = -1;        // input index at `to` (op nodes)
     std::string label;       // "float64 (?, 7)"
     std::string link;        // inner<->outer category ("sit_sot-0"); empty for plain edges
-    std::string stableKey;   // edgeKey(): the same edge's key in every step, set by VisualGraph::index()
-    int keyId = -1;          // keyIdOf(stableKey), set with it
+    /// The same edge's id in every step (edgeKeyIdOf its ends' keys and variable),
+    /// set by VisualGraph::index(); edgeKey() spells it out.
+    int keyId = -1;
     std::string key() const;
 };
 
@@ -110,6 +111,9 @@ public:
 int keyIdOf(const std::string& key);
 /// The id `key` was given, or -1 when it never was (no picture holds it).
 int findKeyId(const std::string& key);
+/// Edges likewise, by the key ids of their ends and their variable (`rank` tells
+/// apart the same variable read twice by one node, x + x); ids of their own.
+int edgeKeyIdOf(int fromKeyId, int toKeyId, VarId var, int rank = 0);
 
 /// The canvas fonts; measureBox and the scene items agree on them.
 const QFont& canvasTitleFont();

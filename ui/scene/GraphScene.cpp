@@ -64,7 +64,7 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
         if (h.opChanged.count(i)) flags |= NodeItem::OpChanged;
         if (h.fused.count(i)) flags |= NodeItem::Fused;
         if (n.kind == VNode::Kind::Cluster) {
-            auto [it, fresh] = m_clusters.try_emplace(n.key, nullptr);
+            auto [it, fresh] = m_clusters.try_emplace(n.keyId, nullptr);
             if (fresh) {
                 it->second = new ClusterItem(n);
                 addItem(it->second);
@@ -77,7 +77,7 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
             item->setFlags(flags);
             continue;
         }
-        auto [it, fresh] = m_nodes.try_emplace(n.key, nullptr);
+        auto [it, fresh] = m_nodes.try_emplace(n.keyId, nullptr);
         if (fresh) {
             it->second = new NodeItem(n);
             addItem(it->second);
@@ -108,13 +108,13 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
     m_edgeOrder.assign(g.edges.size(), nullptr);
     for (int e = 0; e < static_cast<int>(g.edges.size()); ++e) {
         const VEdge& ve = g.edges[e];
-        const std::string& key = edgeKey(g, ve);
-        auto [it, fresh] = m_edges.try_emplace(key, nullptr);
+        auto [it, fresh] = m_edges.try_emplace(edgeKeyId(ve), nullptr);
         // The same variable twice into one node (x + x): the second item keyed by
         // its rank among them (not by the edge's index, which every step shifts).
         if (!fresh && it->second->sceneMark == mark)
             for (int rank = 2;; ++rank) {
-                std::tie(it, fresh) = m_edges.try_emplace(key + "#" + std::to_string(rank), nullptr);
+                const int ranked = edgeKeyIdOf(g.nodes[ve.from].keyId, g.nodes[ve.to].keyId, ve.var, rank);
+                std::tie(it, fresh) = m_edges.try_emplace(ranked, nullptr);
                 if (fresh || it->second->sceneMark != mark) break;
             }
         if (fresh) {
@@ -159,7 +159,7 @@ void GraphScene::setContent(std::shared_ptr<const VisualGraph> vg, const GraphLa
     QRectF all = layout.bounds;
     if (m_banner && m_bannerShown) all = all.united(m_banner->mapRectToScene(m_banner->boundingRect()));
     for (BadgeItem* b : m_badges) all = all.united(b->mapRectToScene(b->boundingRect()));
-    for (const auto& [k, e] : m_edges) all = all.united(e->sceneBoundingRect());
+    for (const EdgeItem* e : m_edgeOrder) all = all.united(e->sceneBoundingRect());
     setSceneRect(all.adjusted(-40, -40, 40, 40));
     selectRefs(keepSelected);
     m_selecting = false;
@@ -199,7 +199,7 @@ QRectF GraphScene::highlightedRect() const {
 }
 
 NodeItem* GraphScene::nodeItem(const std::string& key) const {
-    auto it = m_nodes.find(key);
+    auto it = m_nodes.find(findKeyId(key));
     return it == m_nodes.end() ? nullptr : it->second;
 }
 
@@ -207,7 +207,7 @@ QGraphicsItem* GraphScene::itemForNode(NodeId id) const {
     if (!m_vg) return nullptr;
     const int v = m_vg->indexOfNode(id);
     if (v < 0) return nullptr;
-    const std::string& key = m_vg->nodes[v].key;
+    const int key = m_vg->nodes[v].keyId;
     if (auto it = m_nodes.find(key); it != m_nodes.end()) return it->second;
     if (auto it = m_clusters.find(key); it != m_clusters.end()) return it->second;
     return nullptr;
@@ -218,7 +218,7 @@ QGraphicsItem* GraphScene::itemForRef(const NodeRef& ref) const {
     if (ref.isOuter()) return itemForNode(ref.leaf());
     const int v = m_vg->indexOfRefOrOwner(ref);
     if (v < 0) return nullptr;
-    const std::string& key = m_vg->nodes[v].key;
+    const int key = m_vg->nodes[v].keyId;
     if (auto it = m_nodes.find(key); it != m_nodes.end()) return it->second;
     if (auto it = m_clusters.find(key); it != m_clusters.end()) return it->second;
     return nullptr;

@@ -37,8 +37,9 @@ public:
     QGraphicsItem* itemForRef(const NodeRef& ref) const;
     const std::vector<BadgeItem*>& badges() const { return m_badges; }
     BannerItem* banner() const { return m_banner; }
-    const std::unordered_map<std::string, EdgeItem*>& edgeItems() const { return m_edges; }
-    const std::unordered_map<std::string, NodeItem*>& nodeItems() const { return m_nodes; }
+    /// The items by interned key (VNode::keyId, VEdge::keyId and its ranks).
+    const std::unordered_map<int, EdgeItem*>& edgeItems() const { return m_edges; }
+    const std::unordered_map<int, NodeItem*>& nodeItems() const { return m_nodes; }
 
     /// Selects the items of these engine nodes (no selectionChangedByUser signal).
     void selectNodes(const std::vector<NodeId>& ids);
@@ -82,9 +83,9 @@ private:
     RectGrid boxObstacles() const;
     std::shared_ptr<const VisualGraph> m_vg;
     GraphLayout m_layout;
-    std::unordered_map<std::string, NodeItem*> m_nodes;
-    std::unordered_map<std::string, ClusterItem*> m_clusters;
-    std::unordered_map<std::string, EdgeItem*> m_edges;
+    std::unordered_map<int, NodeItem*> m_nodes;
+    std::unordered_map<int, ClusterItem*> m_clusters;
+    std::unordered_map<int, EdgeItem*> m_edges;
     std::vector<EdgeItem*> m_edgeOrder;  // the item of each edge of m_vg, by index
     std::vector<BadgeItem*> m_badges;
     BannerItem* m_banner = nullptr;
