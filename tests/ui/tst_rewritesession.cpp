@@ -14,6 +14,11 @@
 #include "trace/TraceRecorder.h"
 
 #include <QSignalSpy>
+#include <QThread>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
 #include <QtTest>
 
 using namespace tl;
@@ -133,6 +138,45 @@ private slots:
         QCOMPARE(moved.last().at(0).toInt(), 0);
         QCOMPARE(moved.last().at(1).toInt(), 4);
         QVERIFY(s.currentDiff() == nullptr);
+    }
+
+    void aStepWaitsForReadersOfTheCurrentGraph() {
+        Recorded r = record();
+        RewriteSession s;
+        s.openTrace(std::move(r.trace));
+        QSignalSpy starting(&s, &RewriteSession::currentStepStarting);
+        s.setCurrentStep(1);
+        QCOMPARE(starting.count(), 1);
+        QCOMPARE(starting.last().at(0).toInt(), 1);
+        // A reader on another thread still walking the graph of step 1 when the
+        // next step is asked for: the step waits, so the reader sees step 1 whole.
+        const Graph& g = s.currentGraph();
+        std::atomic<bool> release{false};
+        std::atomic<int> seenStep{-1};
+        std::atomic<size_t> seenNodes{0};
+        QThreadPool pool;
+        s.addCurrentGraphReader(QtConcurrent::run(&pool, [&] {
+            while (!release.load()) QThread::msleep(1);
+            QThread::msleep(20);
+            seenNodes = g.numNodes();
+            seenStep = s.currentStep();  // still 1: the step has not begun
+        }));
+        release = true;
+        s.setCurrentStep(4);
+        QCOMPARE(seenStep.load(), 1);
+        QCOMPARE(seenNodes.load(), size_t(2));
+        QCOMPARE(s.currentStep(), 4);
+        // Opening another trace waits for readers too.
+        const Graph& last = s.currentGraph();
+        std::atomic<bool> done{false};
+        s.addCurrentGraphReader(QtConcurrent::run(&pool, [&] {
+            QThread::msleep(20);
+            done = last.numNodes() == 2 && s.currentStep() == 4;
+        }));
+        Recorded again = record();
+        s.openTrace(std::move(again.trace));
+        QVERIFY(done.load());
+        QCOMPARE(s.currentStep(), 0);
     }
 
     void graphAtDoesNotDisturbTheCurrentGraph() {

@@ -17,7 +17,14 @@ std::string ProvenanceLink::text() const {
 }
 
 RewriteSession::RewriteSession(QObject* parent) : QObject(parent) {}
-RewriteSession::~RewriteSession() = default;
+RewriteSession::~RewriteSession() { waitForReaders(); }
+
+void RewriteSession::addCurrentGraphReader(QFuture<void> reader) { m_readers.push_back(std::move(reader)); }
+
+void RewriteSession::waitForReaders() {
+    for (QFuture<void>& r : m_readers) r.waitForFinished();
+    m_readers.clear();
+}
 
 void RewriteSession::openGraph(std::unique_ptr<Graph> graph, const QString& source) {
     if (!graph) throw std::invalid_argument("no graph to open");
@@ -26,6 +33,7 @@ void RewriteSession::openGraph(std::unique_ptr<Graph> graph, const QString& sour
 
 void RewriteSession::openTrace(std::unique_ptr<Trace> trace, const QString& source) {
     if (!trace || !trace->hasOriginal()) throw std::invalid_argument("the trace has no original graph");
+    waitForReaders();
     // Replayers hold a reference to the trace: drop them before it goes.
     m_view.reset();
     m_scratch.reset();
@@ -124,8 +132,10 @@ void RewriteSession::setCurrentStep(int k) {
     if (!m_trace) return;
     k = std::clamp(k, 0, stepCount());
     if (k == m_current) return;
+    waitForReaders();
     const int previous = m_current;
     m_current = k;
+    emit currentStepStarting(m_current);
     emit currentStepChanged(m_current, previous);
 }
 

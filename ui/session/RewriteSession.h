@@ -12,6 +12,7 @@
 #include "trace/TraceReplayer.h"
 #include "trace/StepDiff.h"
 
+#include <QFuture>
 #include <QObject>
 #include <QString>
 
@@ -92,6 +93,11 @@ public:
     /// How many graphs or traces were opened: what was read from currentGraph()
     /// still describes it while openCount() and currentStep() are unchanged.
     int openCount() const { return m_openCount; }
+    /// Work reading currentGraph() on another thread (a view's walk, started on
+    /// currentStepStarting): the session waits for it to end before the current
+    /// graph changes or goes (a step, an open, the session's end), so the graph
+    /// stays intact while it is read.
+    void addCurrentGraphReader(QFuture<void> reader);
     /// The diff leading to the current position, or null at position 0.
     const StepDiff* currentDiff();
 
@@ -136,6 +142,10 @@ public:
 signals:
     /// A new graph or trace was opened (everything must be rebuilt).
     void opened();
+    /// The position changed to `current`, before currentStepChanged: a view may
+    /// start reading currentGraph() on another thread here (addCurrentGraphReader),
+    /// so that work runs while the other views update.
+    void currentStepStarting(int current);
     /// Position changed from `previous` to `current`.
     void currentStepChanged(int current, int previous);
     void selectionChanged();
@@ -143,10 +153,12 @@ signals:
 
 private:
     void buildIndexes();
+    void waitForReaders();
     const NDArray* constantValue(VarId v) const;
 
     std::unique_ptr<Trace> m_trace;
     int m_openCount = 0;
+    std::vector<QFuture<void>> m_readers;  // addCurrentGraphReader
     std::unique_ptr<TraceReplayer> m_view;     // the current position
     std::unique_ptr<TraceReplayer> m_scratch;  // graphAt(), diffs
     int m_current = 0;

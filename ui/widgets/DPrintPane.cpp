@@ -3,6 +3,7 @@
 #include "widgets/DPrintView.h"
 
 #include <QCheckBox>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QHBoxLayout>
 #include <QVBoxLayout>
 
@@ -19,6 +20,7 @@ constexpr int kTypicalRestColumns = 60;
 } // namespace
 
 DPrintPane::DPrintPane(RewriteSession* session, QWidget* parent) : QWidget(parent), m_session(session) {
+    m_walker.setMaxThreadCount(1);
     m_view = new DPrintView(this);
     m_view->setObjectName("dprintText");
     m_types = new QCheckBox("types", this);
@@ -42,6 +44,7 @@ DPrintPane::DPrintPane(RewriteSession* session, QWidget* parent) : QWidget(paren
     layout->addWidget(m_view, 1);
 
     connect(m_session, &RewriteSession::opened, this, &DPrintPane::refresh);
+    connect(m_session, &RewriteSession::currentStepStarting, this, &DPrintPane::startWalk);
     connect(m_session, &RewriteSession::currentStepChanged, this, &DPrintPane::refresh);
     connect(m_session, &RewriteSession::selectionChanged, this, &DPrintPane::showSelection);
     connect(m_view, &DPrintView::currentLineChanged, this, &DPrintPane::onCursorMoved);
@@ -65,19 +68,15 @@ NodeRef DPrintPane::refOfLine(int line) const {
 
 NodeId DPrintPane::nodeOfLine(int line) const { return refOfLine(line).outerNode(); }
 
-void DPrintPane::refresh() {
-    if (!m_session->isOpen()) return;
-    const Graph& g = m_session->currentGraph();
+DPrintPane::Walk DPrintPane::walk(const Graph& g, const DPrintOptions& opts) {
+    Walk w;
     auto listing = std::make_shared<DPrintListing>();
     try {
         // Only walked now: a line's text is made when the view shows it.
-        *listing = dprintListing(g, options(), true);
+        *listing = dprintListing(g, opts, true);
     } catch (const std::exception& e) {
-        m_updating = true;
-        m_lineRef.clear();
-        m_view->setLines({std::string("dprint failed: ") + e.what()});
-        m_updating = false;
-        return;
+        w.error = std::string("dprint failed: ") + e.what();
+        return w;
     }
     // Which node holds each body: a line of the `Inner graphs:` section names a node
     // of that body, whose id means nothing outside it.
@@ -105,30 +104,58 @@ void DPrintPane::refresh() {
         return it == owners.end() ? NodeRef() : it->second.child(n->id());
     };
     const std::vector<DPrintLine>& lines = listing->lines;
-    std::vector<NodeRef> refs(lines.size());
-    int widest = 0;
+    w.refs.resize(lines.size());
     for (size_t i = 0; i < lines.size(); ++i) {
         const DPrintLine& l = lines[i];
-        widest = std::max(widest, listing->prefixColumns(i));
-        if (l.node) refs[i] = refOf(l.graph, l.node);
+        w.widest = std::max(w.widest, listing->prefixColumns(i));
+        if (l.node) w.refs[i] = refOf(l.graph, l.node);
         // A body's placeholders and constants: the node whose body it is.
-        if (!refs[i].valid() && l.innerGraphOf)
-            if (auto it = withBody.find(l.innerGraphOf); it != withBody.end()) refs[i] = it->second;
+        if (!w.refs[i].valid() && l.innerGraphOf)
+            if (auto it = withBody.find(l.innerGraphOf); it != withBody.end()) w.refs[i] = it->second;
     }
-    m_lineRef = std::move(refs);
+    w.listing = std::move(listing);
+    return w;
+}
+
+void DPrintPane::startWalk() {
+    if (!m_session->isOpen()) return;
+    // On this thread: bringing the graph to the new position edits it.
+    const Graph& g = m_session->currentGraph();
+    const DPrintOptions opts = options();
+    m_walk = QtConcurrent::run(&m_walker, [&g, opts] { return walk(g, opts); });
+    m_walkStep = m_session->currentStep();
+    m_walkOpen = m_session->openCount();
+    m_session->addCurrentGraphReader(QFuture<void>(m_walk));
+}
+
+void DPrintPane::refresh() {
+    if (!m_session->isOpen()) return;
+    const int step = m_session->currentStep(), opened = m_session->openCount();
+    Walk w;
+    if (m_walk.isValid() && m_walkStep == step && m_walkOpen == opened) w = m_walk.result();
+    else w = walk(m_session->currentGraph(), options());
+    m_walk = QFuture<Walk>();
+    m_walkStep = m_walkOpen = -1;
+    if (!w.error.empty()) {
+        m_updating = true;
+        m_lineRef.clear();
+        m_view->setLines({w.error});
+        m_updating = false;
+        return;
+    }
+    m_lineRef = std::move(w.refs);
     m_updating = true;
     // Only the lines in sight are made. The listing reads the session's graph,
     // which changes in place at the next step: once the step (or the file) has
     // changed it gives nothing, until this pane shows the new listing.
-    const int count = static_cast<int>(lines.size());
-    const int step = m_session->currentStep(), opened = m_session->openCount();
+    const int count = static_cast<int>(w.listing->lines.size());
     m_view->setSource(
         count,
-        [listing = std::shared_ptr<const DPrintListing>(std::move(listing)), session = m_session, step, opened](int i) {
+        [listing = std::move(w.listing), session = m_session, step, opened](int i) {
             if (session->currentStep() != step || session->openCount() != opened) return std::string();
             return listing->text(i);
         },
-        widest + kTypicalRestColumns);
+        w.widest + kTypicalRestColumns);
     m_updating = false;
     showSelection();
 }

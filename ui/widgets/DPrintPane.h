@@ -5,7 +5,11 @@
 #include "io/DPrint.h"
 #include "session/RewriteSession.h"
 
+#include <QFuture>
+#include <QThreadPool>
 #include <QWidget>
+
+#include <memory>
 
 class QCheckBox;
 
@@ -33,6 +37,18 @@ public slots:
     void refresh();
 
 private:
+    /// What refresh shows: the walked listing (texts made when shown) and each
+    /// line's node by path. Made from the graph alone, on any thread.
+    struct Walk {
+        std::shared_ptr<const DPrintListing> listing;
+        std::vector<NodeRef> refs;
+        int widest = 0;
+        std::string error;  // the printer failed: nothing else is set
+    };
+    static Walk walk(const Graph& g, const DPrintOptions& options);
+    /// Starts walking the new position's graph on the pane's own thread, while
+    /// the canvas and the other panes update; refresh() takes the result.
+    void startWalk();
     void onCursorMoved(int line);
     void showSelection();
 
@@ -45,6 +61,9 @@ private:
     std::vector<NodeRef> m_lineRef;  // per line: the node it shows, by path
     std::vector<int> m_highlighted;
     bool m_updating = false;
+    QThreadPool m_walker;  // one thread: a walk never waits behind a layout
+    QFuture<Walk> m_walk;
+    int m_walkStep = -1, m_walkOpen = -1;  // the position m_walk reads
 };
 
 } // namespace tl
