@@ -27,18 +27,14 @@ public:
     std::vector<OpKind> rootKinds() const override { return {OpKind::Elemwise}; }
 
     MatchResult match(const Node& node, const RewriteOptions& options) const override {
-        auto code = rw::plainElemwiseCode(node);
-        if (!code || *code != ScalarOpCode::Pow) return MatchResult::fail("not pow");
-        auto y = rw::uniqueValue(*node.input(1));
-        if (!y) return MatchResult::fail("the exponent is not a constant");
+        const char* why = "";
+        const auto exponent = rw::powExponentKeepingShape(node, why);
+        if (!exponent) return MatchResult::fail(why);
         const Variable* x = node.input(0);
         const Type& out = node.output(0)->type();
-        if (x->type().ndim() != out.ndim() || !out.accepts(Type::tensor(out.dtype, x->type().shape)) ||
-            !rw::sameBroadcastPattern(x->type(), out))
-            return MatchResult::fail("the exponent broadcasts x");
         auto m = std::make_unique<PowMatch>();
         using C = ScalarOpCode;
-        const double e = y->item();
+        const double e = *exponent;
         if (e == 2.0) m->ops = {C::Sqr};
         else if (e == 0.5) m->ops = {C::Sqrt};
         else if (e == 0.0) m->ones = true;

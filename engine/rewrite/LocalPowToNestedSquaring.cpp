@@ -49,18 +49,14 @@ public:
     std::vector<OpKind> rootKinds() const override { return {OpKind::Elemwise}; }
 
     MatchResult match(const Node& node, const RewriteOptions& options) const override {
-        auto code = rw::plainElemwiseCode(node);
-        if (!code || *code != ScalarOpCode::Pow) return MatchResult::fail("not pow");
-        auto y = rw::uniqueValue(*node.input(1));
-        if (!y) return MatchResult::fail("the exponent is not a constant");
-        const double e = y->item();
+        const char* why = "";
+        const auto exponent = rw::powExponentKeepingShape(node, why);
+        if (!exponent) return MatchResult::fail(why);
+        const double e = *exponent;
         if (!(std::abs(e) <= static_cast<double>(kMaxExponent)) || e != std::trunc(e) || e == 0.0)
             return MatchResult::fail(options, [&] { return "exponent " + std::to_string(e) + " is not a nonzero integer up to 512"; });
         const Variable* x = node.input(0);
         const Type& out = node.output(0)->type();
-        if (x->type().ndim() != out.ndim() || !out.accepts(Type::tensor(out.dtype, x->type().shape)) ||
-            !rw::sameBroadcastPattern(x->type(), out))
-            return MatchResult::fail("the exponent broadcasts x");
         if (e < 0 && !isFloat(out.dtype)) return MatchResult::fail("a reciprocal would turn the integer power into a float");
         if (out.dtype == DType::Bool || !rw::elemwiseTypeOf(ScalarOpCode::Sqr, {Type::tensor(out.dtype, x->type().shape)}))
             return MatchResult::fail("sqr rejects the output's dtype");

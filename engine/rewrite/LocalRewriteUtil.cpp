@@ -143,4 +143,24 @@ std::optional<ScalarOpCode> plainElemwiseCode(const Node& node) {
     return e.scalarOp();
 }
 
+std::optional<double> powExponentKeepingShape(const Node& node, const char*& why) {
+    auto code = plainElemwiseCode(node);
+    if (!code || *code != ScalarOpCode::Pow) {
+        why = "not pow";
+        return std::nullopt;
+    }
+    auto y = uniqueValue(*node.input(1));
+    if (!y) {
+        why = "the exponent is not a constant";
+        return std::nullopt;
+    }
+    const Type& x = node.input(0)->type();
+    const Type& out = node.output(0)->type();
+    if (x.ndim() != out.ndim() || !out.accepts(Type::tensor(out.dtype, x.shape)) || !sameBroadcastPattern(x, out)) {
+        why = "the exponent broadcasts x";
+        return std::nullopt;
+    }
+    return y->item();
+}
+
 } // namespace tl::rw

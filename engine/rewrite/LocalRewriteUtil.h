@@ -54,4 +54,9 @@ bool sameBroadcastPattern(const Type& a, const Type& b);
 /// The Elemwise scalar op of a node (nullopt for other ops, Composites and inplace Elemwise).
 std::optional<ScalarOpCode> plainElemwiseCode(const Node& node);
 
+/// For `pow(x, c)` whose exponent is a constant holding one value and does not
+/// broadcast x (the result has x's shape, cast to the output dtype): that value.
+/// Otherwise nullopt, and `why` says which condition failed.
+std::optional<double> powExponentKeepingShape(const Node& node, const char*& why);
+
 } // namespace tl::rw
