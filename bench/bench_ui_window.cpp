@@ -79,6 +79,10 @@ MainWindow& window() {
         m->resize(1600, 1000);
         m->show();
         QTest::qWaitForWindowExposed(m);
+        // The step keys are the window's shortcuts: they need it active (under a
+        // real display server as well as offscreen).
+        m->activateWindow();
+        QTest::qWaitForWindowActive(m);
         m->canvas()->view()->viewport()->installEventFilter(&paintCounter());
         return m;
     }();
