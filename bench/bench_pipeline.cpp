@@ -21,13 +21,17 @@ using namespace tl;
 namespace {
 using Generator = std::function<std::unique_ptr<Graph>(int)>;
 
-// Each family is asked for about `n` nodes: a generated loop is ~6 outer nodes.
+// Each family is asked for about `n` nodes: a generated one-line loop is ~6 outer
+// nodes; a loop whose step is a chain of 29 ops is ~78 nodes counting its body (the
+// ops' constants are nodes too), so 5,000 nodes are 64 loops.
+constexpr int kBodyOps = 29, kNodesPerBodyLoop = 78;
 const Generator kGenerators[] = {
     [](int n) { return generateElemwiseChain(n); },
     [](int n) { return generateIndependentScans(n / 6); },
     [](int n) { return generateDuplicatedSubexpressions(n); },
+    [](int n) { return generateScansWithBodies(n / kNodesPerBodyLoop, kBodyOps); },
 };
-const char* const kNames[] = {"elemwise_chain", "independent_scans", "duplicated_subexpressions"};
+const char* const kNames[] = {"elemwise_chain", "independent_scans", "duplicated_subexpressions", "scans_with_bodies"};
 
 PipelineOptions benchOptions() {
     PipelineOptions opts;
@@ -50,6 +54,7 @@ void BM_Pipeline(benchmark::State& state) {
     }
     state.SetLabel(kNames[kind]);
     state.counters["nodes"] = static_cast<double>(original->numNodes());
+    state.counters["nodes_with_bodies"] = static_cast<double>(countNodesWithInnerGraphs(*original));
     state.counters["us_per_node"] = benchmark::Counter(static_cast<double>(original->numNodes()),
                                                        benchmark::Counter::kIsIterationInvariantRate |
                                                            benchmark::Counter::kInvert);
@@ -127,7 +132,9 @@ void BM_BaselineCloneAndWalk(benchmark::State& state) {
 }
 } // namespace
 
-BENCHMARK(BM_Pipeline)->ArgsProduct({{0, 1, 2}, {1000, 10000, 50000}})->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_BaselineCloneAndWalk)->ArgsProduct({{0, 1, 2}, {1000, 10000, 50000}})->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Growth)->DenseRange(0, 2)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Pipeline)->ArgsProduct({{0, 1, 2, 3}, {1000, 10000, 50000}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Pipeline)->Args({3, 5000})->Unit(benchmark::kMillisecond);  // 5,000 nodes in 64 loops
+BENCHMARK(BM_BaselineCloneAndWalk)->ArgsProduct({{0, 1, 2, 3}, {1000, 10000, 50000}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BaselineCloneAndWalk)->Args({3, 5000})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Growth)->DenseRange(0, 3)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

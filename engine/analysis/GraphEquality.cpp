@@ -105,8 +105,11 @@ void StructuralNumbering::number(const Graph& g) {
 }
 
 int64_t StructuralNumbering::opClass(const OpPtr& op) {
-    auto memo = m_opClassMemo.find(op.get());
-    if (memo != m_opClassMemo.end()) return memo->second.second;
+    // Only ops with inner graphs are remembered per object: comparing those is what
+    // costs; for the others a lookup by their cached hash is as cheap as the memo.
+    const bool remember = op->innerGraph() != nullptr;
+    if (remember)
+        if (auto memo = m_opClassMemo.find(op.get()); memo != m_opClassMemo.end()) return memo->second.second;
     const size_t h = opHash(*op);
     auto [lo, hi] = m_opReps.equal_range(h);
     int64_t cls = -1;
@@ -116,7 +119,7 @@ int64_t StructuralNumbering::opClass(const OpPtr& op) {
         cls = m_nextOpClass++;
         m_opReps.emplace(h, std::make_pair(op, cls));
     }
-    m_opClassMemo.emplace(op.get(), std::make_pair(op, cls));
+    if (remember) m_opClassMemo.emplace(op.get(), std::make_pair(op, cls));
     return cls;
 }
 

@@ -44,6 +44,32 @@ std::unique_ptr<Graph> generateIndependentScans(int scans, int nSteps, int64_t l
     return b.finish({total});
 }
 
+std::unique_ptr<Graph> generateScansWithBodies(int scans, int bodyOps, int nSteps, int64_t length) {
+    GraphBuilder b;
+    std::vector<Var> lasts;
+    for (int s = 0; s < scans; ++s) {
+        Var x0 = b.input("x0_" + std::to_string(s), DType::Float64, {length});
+        Var a = b.input("a_" + std::to_string(s), DType::Float64, {length});
+        ScanResult r = scan(b, [&](GraphBuilder&, const std::vector<Var>& args) -> StepResult {
+            Var v = args[0];
+            for (int i = 0; i < bodyOps; ++i) v = chainStep(v, a, i, 8);
+            return {{v}};
+        }, ScanArgs{.outputsInfo = {OutputInfo(x0)}, .nSteps = nSteps, .name = "body" + std::to_string(s)});
+        lasts.push_back(index(r.outputs[0], -1));
+    }
+    Var total = lasts.size() == 1 ? lasts[0] : add(lasts);
+    return b.finish({total});
+}
+
+size_t countNodesWithInnerGraphs(const Graph& g) {
+    size_t n = 0;
+    for (const Node* node : g.nodes()) {
+        ++n;
+        if (auto inner = node->op().innerGraph()) n += countNodesWithInnerGraphs(*inner);
+    }
+    return n;
+}
+
 std::unique_ptr<Graph> generateDuplicatedSubexpressions(int nodes, int64_t length) {
     GraphBuilder b;
     Var x = b.input("x", DType::Float64, {length});

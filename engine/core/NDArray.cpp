@@ -106,15 +106,6 @@ int64_t NDArray::size() const {
     return n;
 }
 
-bool NDArray::isContiguous() const {
-    int64_t acc = 1;
-    for (int i = ndim() - 1; i >= 0; --i) {
-        if (m_shape[i] != 1 && m_strides[i] != acc) return false;
-        acc *= m_shape[i];
-    }
-    return true;
-}
-
 double NDArray::get(std::span<const int64_t> index) const {
     int64_t off = 0;
     for (size_t i = 0; i < index.size(); ++i) off += index[i] * m_strides[i];

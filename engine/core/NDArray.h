@@ -72,7 +72,14 @@ public:
     int64_t dim(int axis) const { return m_shape[axis]; }
     int64_t size() const;  // number of elements
     size_t nbytes() const { return static_cast<size_t>(size()) * dtypeSize(m_dtype); }
-    bool isContiguous() const;
+    bool isContiguous() const {  // inline: every kernel call asks, often on a handful of elements
+        int64_t acc = 1;
+        for (int i = ndim() - 1; i >= 0; --i) {
+            if (m_shape[i] != 1 && m_strides[i] != acc) return false;
+            acc *= m_shape[i];
+        }
+        return true;
+    }
     const std::shared_ptr<Storage>& storage() const { return m_storage; }
     int64_t offset() const { return m_offset; }
     /// True when both arrays may touch the same bytes.

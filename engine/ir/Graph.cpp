@@ -194,14 +194,30 @@ std::unique_ptr<Graph> Graph::clone() const {
 
 void Graph::addClient(Variable* v, Client c) { v->m_clients.push_back(c); }
 
-void Graph::removeClient(Variable* v, Client c) {
-    // From the back (a client appears once, so the same one is found): pruning a dead
-    // chain removes the newest readers of a widely shared value first, so the search
-    // and the erase stay short instead of crossing the whole list each time.
-    auto& cl = v->m_clients;
-    auto it = std::find(cl.rbegin(), cl.rend(), c);
-    if (it != cl.rend()) cl.erase(std::next(it).base());
+void ClientList::remove(const Client& c) {
+    size_t lo = m_front, hi = m_items.size();
+    while (lo < hi) {
+        if (m_items[hi - 1] == c) {
+            m_items.erase(m_items.begin() + static_cast<std::ptrdiff_t>(hi - 1));
+            break;
+        }
+        if (m_items[lo] == c) {
+            const auto first = m_items.begin() + static_cast<std::ptrdiff_t>(m_front);
+            std::move_backward(first, m_items.begin() + static_cast<std::ptrdiff_t>(lo), m_items.begin() + static_cast<std::ptrdiff_t>(lo + 1));
+            ++m_front;
+            break;
+        }
+        --hi;
+        ++lo;
+    }
+    // The gap never holds more than the list does (amortised: one move per entry it took).
+    if (m_front > 16 && m_front * 2 > m_items.size()) {
+        m_items.erase(m_items.begin(), m_items.begin() + static_cast<std::ptrdiff_t>(m_front));
+        m_front = 0;
+    }
 }
+
+void Graph::removeClient(Variable* v, Client c) { v->m_clients.remove(c); }
 
 void Graph::setInput(Node* node, int index, Variable* v) {
     removeClient(node->m_inputs[index], Client{node, index});
@@ -217,13 +233,13 @@ void Graph::setOutput(int index, Variable* v) {
 
 void Graph::moveClients(Variable* old, Variable* now) {
     if (old == now) return;
-    std::vector<Client> moved = std::move(old->m_clients);
+    ClientList moved = std::move(old->m_clients);
     old->m_clients.clear();
     for (const Client& c : moved) {
         if (c.isGraphOutput()) m_outputs[c.index] = now;
         else c.node->m_inputs[c.index] = now;
     }
-    now->m_clients.insert(now->m_clients.end(), moved.begin(), moved.end());
+    now->m_clients.append(moved);
 }
 
 void Graph::setOp(Node* node, OpPtr op) { node->m_op = std::move(op); }
@@ -282,7 +298,7 @@ std::vector<std::string> Graph::validate() const {
     for (size_t i = 0; i < m_outputs.size(); ++i) expected[m_outputs[i]].push_back(Client{nullptr, static_cast<int>(i)});
     for (auto& [id, v] : m_vars) {
         auto want = expected[v.get()];
-        auto have = v->m_clients;
+        std::vector<Client> have(v->m_clients.begin(), v->m_clients.end());
         auto key = [](const Client& c) { return std::make_pair(c.node ? c.node->id() : -1, c.index); };
         auto less = [&](const Client& a, const Client& b) { return key(a) < key(b); };
         std::sort(want.begin(), want.end(), less);

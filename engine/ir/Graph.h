@@ -32,6 +32,36 @@ struct Client {
     friend bool operator==(const Client&, const Client&) = default;
 };
 
+/// A variable's readers, in the order they became readers. Removing one near
+/// either end is cheap: a removal in the front half shifts the entries before it
+/// (the list keeps a gap at its front), one in the back half the entries after it.
+/// Rewriting a chain in order replaces the oldest readers of a shared value while
+/// the new ones go to the back; pruning a dead chain removes the newest first.
+class ClientList {
+public:
+    const Client* begin() const { return m_items.data() + m_front; }
+    const Client* end() const { return m_items.data() + m_items.size(); }
+    size_t size() const { return m_items.size() - m_front; }
+    bool empty() const { return m_items.size() == m_front; }
+    const Client& operator[](size_t i) const { return m_items[m_front + i]; }
+    const Client& front() const { return m_items[m_front]; }
+    const Client& back() const { return m_items.back(); }
+
+private:
+    friend class Graph;
+    void push_back(const Client& c) { m_items.push_back(c); }
+    void clear() {
+        m_items.clear();
+        m_front = 0;
+    }
+    /// Removes `c` (each client appears once); searches from both ends.
+    void remove(const Client& c);
+    void append(const ClientList& other) { m_items.insert(m_items.end(), other.begin(), other.end()); }
+
+    std::vector<Client> m_items;
+    size_t m_front = 0;  // entries before it are a gap
+};
+
 /// Thrown when a graph would become ill-formed; the message names the node.
 struct GraphError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -48,7 +78,7 @@ public:
     bool isConstant() const { return m_constant.valid(); }
     const NDArray& constantValue() const { return m_constant; }
     bool isGraphInput() const { return m_isInput; }
-    const std::vector<Client>& clients() const { return m_clients; }
+    const ClientList& clients() const { return m_clients; }
     const Graph& graph() const { return *m_graph; }
 
 private:
@@ -61,7 +91,7 @@ private:
     std::string m_name;
     NDArray m_constant;
     bool m_isInput = false;
-    std::vector<Client> m_clients;
+    ClientList m_clients;
 };
 
 class Node {

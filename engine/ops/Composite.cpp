@@ -119,33 +119,81 @@ std::string prettyOutput(const Graph& g, const std::vector<Node*>& order) {
 }
 
 std::string signatureOf(const Graph& g, const std::vector<Node*>& order) {
-    std::unordered_map<const Variable*, std::string> ref;
+    // Appended in place, references as numbers: a fused chain has thousands of lines.
+    std::unordered_map<const Variable*, int64_t> ref;  // input k -> -(k + 1), node k's output -> k
     std::string sig;
     for (size_t i = 0; i < g.inputs().size(); ++i) {
-        ref[g.inputs()[i]] = "i" + std::to_string(i);
-        sig += "in " + std::string(dtypeName(g.inputs()[i]->type().dtype)) + ";";
+        ref[g.inputs()[i]] = -static_cast<int64_t>(i) - 1;
+        sig += "in ";
+        sig += dtypeName(g.inputs()[i]->type().dtype);
+        sig += ';';
     }
-    auto r = [&](const Variable* v) -> std::string {
-        if (auto it = ref.find(v); it != ref.end()) return it->second;
-        return "c" + std::string(dtypeName(v->type().dtype)) + ":" + formatScalarLiteral(v->constantValue());
+    auto append = [&](const Variable* v) {
+        if (auto it = ref.find(v); it != ref.end()) {
+            sig += it->second < 0 ? 'i' : 'n';
+            sig += std::to_string(it->second < 0 ? -it->second - 1 : it->second);
+            return;
+        }
+        sig += 'c';
+        sig += dtypeName(v->type().dtype);
+        sig += ':';
+        sig += formatScalarLiteral(v->constantValue());
     };
     for (size_t k = 0; k < order.size(); ++k) {
         const Node* n = order[k];
-        std::string line = "n" + std::to_string(k) + "=" + n->op().name() + "(";
-        for (int i = 0; i < n->numInputs(); ++i) line += (i ? "," : "") + r(n->input(i));
-        line += "):" + std::string(dtypeName(n->output(0)->type().dtype)) + ";";
-        sig += line;
-        ref[n->output(0)] = "n" + std::to_string(k);
+        sig += 'n';
+        sig += std::to_string(k);
+        sig += '=';
+        sig += n->op().name();
+        sig += '(';
+        for (int i = 0; i < n->numInputs(); ++i) {
+            if (i) sig += ',';
+            append(n->input(i));
+        }
+        sig += "):";
+        sig += dtypeName(n->output(0)->type().dtype);
+        sig += ';';
+        ref[n->output(0)] = static_cast<int64_t>(k);
     }
-    for (Variable* o : g.outputs()) sig += "out " + r(o) + ";";
+    for (Variable* o : g.outputs()) {
+        sig += "out ";
+        append(o);
+        sig += ';';
+    }
     return sig;
 }
 
 } // namespace
 
 Composite::Composite(const Graph& scalarGraph) {
-    GraphAssembler assembler = copyNeeded(scalarGraph, nodesFeedingInOrder(scalarGraph, scalarGraph.outputs()));
-    const std::vector<Node*> order = assembler.graph().toposort();
+    GraphAssembler copy = copyNeeded(scalarGraph, nodesFeedingInOrder(scalarGraph, scalarGraph.outputs()));
+    const std::vector<Node*> order = copy.graph().toposort();
+    finishFrom(std::move(copy), order);
+}
+
+Composite::Composite(GraphAssembler&& scalarGraph) {
+    const Graph& g = scalarGraph.graph();
+    // The walk from the outputs reaches every node exactly when all are needed; its
+    // order is then the copy's own toposort, so both constructors name and sign alike.
+    std::vector<Node*> order = g.toposort();
+    bool allNeeded = order.size() == g.numNodes() && !g.outputs().empty();
+    for (size_t k = 0; allNeeded && k < order.size(); ++k) allNeeded = dynamic_cast<const ScalarOp*>(&order[k]->op()) != nullptr;
+    for (const Variable* in : g.inputs()) allNeeded = allNeeded && in->type().isScalarType();
+    for (const Variable* out : g.outputs()) allNeeded = allNeeded && !out->isGraphInput();
+    std::vector<Variable*> constants;
+    if (allNeeded) constants = g.constants();
+    for (const Variable* c : constants) allNeeded = allNeeded && !c->clients().empty();
+    if (!allNeeded) {  // dead nodes to drop, or an error copyNeeded names
+        GraphAssembler copy = copyNeeded(g, nodesFeedingInOrder(g, g.outputs()));
+        const std::vector<Node*> copyOrder = copy.graph().toposort();
+        finishFrom(std::move(copy), copyOrder);
+        return;
+    }
+    for (Variable* c : constants) scalarGraph.setVariableName(c, "");  // as copyNeeded leaves them
+    finishFrom(std::move(scalarGraph), order);
+}
+
+void Composite::finishFrom(GraphAssembler&& assembler, const std::vector<Node*>& order) {
     nameVariables(assembler, order);
     std::unique_ptr<Graph> g = assembler.finish();
     m_program = ScalarProgram::compile(*g);

@@ -9,10 +9,13 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tl {
 
 class Graph;
+class GraphAssembler;
+class Node;
 
 class Composite {
 public:
@@ -21,6 +24,9 @@ public:
     /// node a ScalarOp; an output may not be an input (PyTensor asserts the
     /// same; use identity). Throws std::invalid_argument naming the problem.
     explicit Composite(const Graph& scalarGraph);
+    /// The same from a graph still being assembled (outputs set), taken over
+    /// without a copy when its outputs need every node, as a fusion builds it.
+    explicit Composite(GraphAssembler&& scalarGraph);
 
     /// The inner graph (named, immutable); what Elemwise::innerGraph returns.
     const std::shared_ptr<const Graph>& graph() const { return m_graph; }
@@ -39,6 +45,8 @@ public:
     const std::string& signature() const { return m_signature; }
 
 private:
+    void finishFrom(GraphAssembler&& assembler, const std::vector<Node*>& order);
+
     std::shared_ptr<const Graph> m_graph;
     std::shared_ptr<const ScalarProgram> m_program;
     std::string m_name;

@@ -100,6 +100,17 @@ nlohmann::json DimShuffleOp::params() const {
     return {{"input_ndim", m_inputNdim}, {"new_order", order}};
 }
 
+bool DimShuffleOp::equals(const Op& other) const {
+    const auto* d = dynamic_cast<const DimShuffleOp*>(&other);
+    return d && d->m_inputNdim == m_inputNdim && d->m_newOrder == m_newOrder;
+}
+
+size_t DimShuffleOp::hash() const {
+    size_t h = static_cast<size_t>(kind()) * 1000003u + static_cast<size_t>(m_inputNdim);
+    for (int a : m_newOrder) h = h * 131 + static_cast<size_t>(a + 2);
+    return h;
+}
+
 OpPtr makeDimShuffle(int inputNdim, std::vector<int> newOrder) {
     return std::make_shared<DimShuffleOp>(inputNdim, std::move(newOrder));
 }

@@ -29,6 +29,9 @@ public:
     void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
     AliasMap viewMap() const override { return {{0, {0}}}; }
     nlohmann::json params() const override;
+    /// By the fields, not through params(): merge compares every DimShuffle of a graph.
+    bool equals(const Op& other) const override;
+    size_t hash() const override;
 
 private:
     int m_inputNdim;

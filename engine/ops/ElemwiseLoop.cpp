@@ -104,11 +104,11 @@ bool runFast(const ScalarProgram& prog, std::span<const NDArray> inputs, std::sp
         }
     };
     // Elements are independent, so how the range is split never changes a result.
-    ThreadPool& pool = ThreadPool::instance();
-    if (total < kParallelElements || pool.threads() == 1) {
+    if (total < kParallelElements || ThreadPool::instance().threads() == 1) {
         runRange(0, total);
         return true;
     }
+    ThreadPool& pool = ThreadPool::instance();
     const int64_t chunks = (total + kParallelChunk - 1) / kParallelChunk;
     pool.parallelFor(chunks, [&](int64_t c) { runRange(c * kParallelChunk, std::min(total, (c + 1) * kParallelChunk)); });
     return true;

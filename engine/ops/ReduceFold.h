@@ -18,6 +18,10 @@ struct FoldKernels {
     /// *acc = op(*acc, m[0], ..., m[n-1]) (the innermost dimension is reduced); folds
     /// in several independent lanes, so sums are not one long dependency chain.
     void (*all)(void* acc, const void* m, int64_t n) = nullptr;
+    /// all() of the products a[j] * b[j], each rounded as a separate mul would round it
+    /// (the same lanes, the same order: bit-identical to mapping then folding); only
+    /// for add on floats, else null.
+    void (*allProducts)(void* acc, const void* a, const void* b, int64_t n) = nullptr;
     /// acc[j] = identity for j < n (0 for add, 1 for mul, -inf for maximum, ...).
     void (*fill)(void* acc, int64_t n) = nullptr;
 };

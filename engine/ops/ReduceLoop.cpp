@@ -124,6 +124,8 @@ void runReduction(const ReducePlan& plan, std::span<const NDArray> inputs, const
         std::vector<GatherFn> gather(k);
         for (size_t i = 0; i < k; ++i) gather[i] = gatherKernel(inputs[i].dtype(), want[i]);
         const BlockFn boolToAcc = plan.asBool && plan.accDType != DType::Bool ? convertBlockKernel(DType::Bool, plan.accDType) : nullptr;
+        const bool foldsProducts = fold.allProducts && plan.map && plan.map->endsInProduct() &&
+                                   plan.map->outputDType(0) == plan.accDType;
         const int nw = static_cast<int>(dims.size());
         const int64_t inner = nw ? dims.back().size : 1;
         const bool innerReduced = nw ? dims.back().reduced : true;
@@ -147,6 +149,12 @@ void runReduction(const ReducePlan& plan, std::span<const NDArray> inputs, const
             void* mapped = scratch.block(k);
             void* accBlock = scratch.block(k + 1);
             const void* m = src[0];
+            if (plan.map && foldsProducts && innerReduced) {
+                // sum(f(x) * y): the fold multiplies as it adds; the products are never stored.
+                const auto factors = plan.map->runBlockToProduct(*ws, src, n);
+                fold.allProducts(accRow, factors[0], factors[1], n);
+                return;
+            }
             if (plan.map) {
                 void* outs[1] = {mapped};
                 plan.map->runBlock(*ws, src, outs, n);

@@ -1,11 +1,13 @@
 #include "ops/ScalarProgram.h"
 
 #include "ir/Graph.h"
+#include "ops/FusedArithmetic.h"
 #include "ops/ScalarOp.h"
 
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -51,6 +53,15 @@ void ScalarProgram::runBlock(ProgramWorkspace& ws, const void* const* inputs, vo
     for (const BlockInstr& ins : m_code) ins.fn(ins, slots, n);
 }
 
+std::array<const void*, 2> ScalarProgram::runBlockToProduct(ProgramWorkspace& ws, const void* const* inputs, int64_t n) const {
+    void** slots = ws.m_slots.data();
+    for (size_t i = 0; i < m_inputSlot.size(); ++i) slots[m_inputSlot[i]] = const_cast<void*>(inputs[i]);
+    slots[m_outputSlot[0]] = nullptr;  // the product is never stored
+    for (size_t k = 0; k + 1 < m_code.size(); ++k) m_code[k].fn(m_code[k], slots, n);
+    const BlockInstr& mul = m_code.back();
+    return {slots[mul.src[0]], slots[mul.src[1]]};
+}
+
 // ---- compilation ----------------------------------------------------------
 
 ScalarProgram::ScalarProgram() {
@@ -92,7 +103,8 @@ public:
         return s;
     }
 
-    int emit(BlockFn fn, DType outDType, std::initializer_list<int> srcs) {
+    /// `arith`: the instruction is that binary float add/sub/mul (fuseArithmetic may pair it).
+    int emit(BlockFn fn, DType outDType, std::initializer_list<int> srcs, std::optional<ScalarOpCode> arith = {}) {
         if (!fn) throw std::logic_error("no block kernel for this op and dtype");
         BlockInstr ins;
         ins.fn = fn;
@@ -101,6 +113,7 @@ public:
         ins.dst = addSlot(outDType, ScalarProgram::SlotKind::Temp, -1);
         m_p.m_code.push_back(ins);
         m_numSrc.push_back(k);
+        m_arith.push_back(arith);
         return ins.dst;
     }
 
@@ -145,7 +158,9 @@ public:
                        {acc, converted(srcs[1], compute), converted(srcs[2], compute), converted(srcs[3], compute)});
         } else {
             // Variadic add/mul fold left to right, as PyTensor's C code `a + b + c`.
-            for (size_t i = 1; i < srcs.size(); ++i) acc = emit(fn, kernelOut, {acc, converted(srcs[i], compute)});
+            std::optional<ScalarOpCode> arith;
+            if (fusableArithmetic(code) && (compute == DType::Float64 || compute == DType::Float32)) arith = code;
+            for (size_t i = 1; i < srcs.size(); ++i) acc = emit(fn, kernelOut, {acc, converted(srcs[i], compute)}, arith);
         }
         return converted(acc, out);
     }
@@ -166,6 +181,64 @@ public:
         m_p.m_slots[static_cast<size_t>(r)].kind = ScalarProgram::SlotKind::Output;
         m_p.m_slots[static_cast<size_t>(r)].index = o;
         m_p.m_outputSlot.push_back(r);
+    }
+
+    /// Pairs an add/sub/mul whose result only one other add/sub/mul of its dtype reads
+    /// with that reader: one loop computing both (ops/FusedArithmetic.h). Runs on the
+    /// program before register allocation, where every slot is written once, so the
+    /// inner op's sources are still intact where the reader is; an inner op that is an
+    /// output, or read twice, stays. A fused instruction is not paired again.
+    void fuseArithmetic() {
+        const size_t n = m_p.m_code.size();
+        std::vector<int> uses(m_p.m_slots.size(), 0), producer(m_p.m_slots.size(), -1);
+        for (size_t i = 0; i < n; ++i) {
+            producer[static_cast<size_t>(m_p.m_code[i].dst)] = static_cast<int>(i);
+            for (int k = 0; k < m_numSrc[i]; ++k) ++uses[static_cast<size_t>(m_p.m_code[i].src[k])];
+        }
+        std::vector<bool> removed(n, false);
+        for (size_t j = 0; j < n; ++j) {
+            if (!m_arith[j]) continue;
+            BlockInstr& outer = m_p.m_code[j];
+            const DType dtype = m_p.m_slots[static_cast<size_t>(outer.dst)].dtype;
+            for (int k = 0; k < 2; ++k) {
+                const auto slot = static_cast<size_t>(outer.src[k]);
+                const int i = producer[slot];
+                if (i < 0 || removed[static_cast<size_t>(i)] || !m_arith[static_cast<size_t>(i)] || uses[slot] != 1 ||
+                    m_p.m_slots[slot].kind != ScalarProgram::SlotKind::Temp || m_p.m_slots[slot].dtype != dtype)
+                    continue;
+                const BlockInstr& inner = m_p.m_code[static_cast<size_t>(i)];
+                const BlockFn fn = fusedArithmeticKernel(*m_arith[static_cast<size_t>(i)], *m_arith[j], k == 0, dtype);
+                if (!fn) continue;
+                const int other = outer.src[1 - k];
+                outer.fn = fn;
+                outer.src[0] = inner.src[0];
+                outer.src[1] = inner.src[1];
+                outer.src[2] = other;
+                m_numSrc[j] = 3;
+                m_arith[j].reset();
+                removed[static_cast<size_t>(i)] = true;
+                m_p.m_slots[slot].index = 0;  // no instruction writes it any more
+                break;
+            }
+        }
+        size_t w = 0;
+        for (size_t i = 0; i < n; ++i) {
+            if (removed[i]) continue;
+            m_p.m_code[w] = m_p.m_code[i];
+            m_numSrc[w] = m_numSrc[i];
+            m_arith[w] = m_arith[i];
+            ++w;
+        }
+        m_p.m_code.resize(w);
+        m_numSrc.resize(w);
+        m_arith.resize(w);
+    }
+
+    /// Sets endsInProduct: one output, written by the last instruction, an unpaired float mul.
+    void markFinalProduct() {
+        if (m_p.m_outputSlot.size() != 1 || m_p.m_code.empty()) return;
+        const size_t last = m_p.m_code.size() - 1;
+        m_p.m_endsInProduct = m_arith[last] == ScalarOpCode::Mul && m_p.m_code[last].dst == m_p.m_outputSlot[0];
     }
 
     /// Linear-scan register allocation over the temporaries. A destination is
@@ -207,6 +280,7 @@ public:
 private:
     ScalarProgram& m_p;
     std::vector<int> m_numSrc;
+    std::vector<std::optional<ScalarOpCode>> m_arith;  // per instruction, see emit
     std::map<std::pair<int, DType>, int> m_conversions;
     std::unordered_map<int, NDArray> m_constValue;
 };
@@ -253,7 +327,9 @@ std::shared_ptr<const ScalarProgram> ScalarProgram::compile(const Graph& g) {
         else throw std::invalid_argument("scalar graph output " + std::to_string(out->id()) + " is not computed");
         b.setOutput(s, out->type().dtype);
     }
+    b.fuseArithmetic();
     b.allocateRegisters();
+    b.markFinalProduct();
     return p;
 }
 

@@ -7,6 +7,7 @@
 #include "core/NDArray.h"
 #include "ops/ScalarKernels.h"
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <memory>
@@ -75,6 +76,13 @@ public:
     /// overlap any input. `ws` must be bound to this program.
     void runBlock(ProgramWorkspace& ws, const void* const* inputs, void* const* outputs, int64_t n) const;
 
+    /// Whether the program has one output, written by a last instruction that is a
+    /// float mul (a map whose products a sum folds, `sum(exp(x) * y)`).
+    bool endsInProduct() const { return m_endsInProduct; }
+    /// For such a program: runs every instruction but that mul and returns its two
+    /// factors' blocks (n elements each), so a fold can multiply as it adds.
+    std::array<const void*, 2> runBlockToProduct(ProgramWorkspace& ws, const void* const* inputs, int64_t n) const;
+
     /// Convenience for whole arrays of equal shape, contiguous or not (tests,
     /// constant folding): returns one new array per output.
     std::vector<NDArray> evaluate(std::span<const NDArray> inputs) const;
@@ -92,6 +100,7 @@ private:
     std::vector<BlockInstr> m_code;
     std::vector<ConstBlock> m_constants;
     int m_numRegisters = 0;
+    bool m_endsInProduct = false;
     uint64_t m_id = 0;  // unique per compiled program (never reused, unlike addresses)
 };
 

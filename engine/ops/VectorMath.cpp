@@ -124,9 +124,10 @@ template <class Trusted, class Recompute> void fixup(int64_t n, Trusted trusted,
 }
 
 template <typename T> void fixup1(const detail::LoopTable& t, Fn f, const T* a, T* out, int64_t n) {
+    const detail::ArgumentBand<T> band = detail::argumentBand<T>(f);
     auto trusted = [&](int64_t i, int64_t m) {
-        if constexpr (std::is_same_v<T, double>) return t.trustedD(a + i, out + i, m);
-        else return t.trustedF(a + i, out + i, m);
+        if constexpr (std::is_same_v<T, double>) return band.known ? t.argTrustedD(a + i, m, band) : t.trustedD(a + i, out + i, m);
+        else return band.known ? t.argTrustedF(a + i, m, band) : t.trustedF(a + i, out + i, m);
     };
     fixup(n, trusted, [&](int64_t k) { out[k] = reference1(f, a[k]); });
 }

@@ -43,6 +43,8 @@ void fillAvxTable(LoopTable& t) {
     t.f[static_cast<int>(Fn::Sqrt)] = &loop1<F8, sqrtF8>;
     t.trustedD = &allTrusted<D4>;
     t.trustedF = &allTrusted<F8>;
+    t.argTrustedD = &allArgumentsTrusted<D4>;
+    t.argTrustedF = &allArgumentsTrusted<F8>;
     t.trusted2D = &allTrusted2<D4>;
     t.trusted2F = &allTrusted2<F8>;
 }

@@ -24,6 +24,30 @@ template <> struct TrustedBand<float> {
     static constexpr float kResultMin = 0x1p-119f, kResultEnd = 0x1p120f;
 };
 
+/// Functions whose result lies inside TrustedBand for every argument x with
+/// lo <= x <= hi and |x| >= absMin: for them the band test reads the argument alone
+/// (the result need not be loaded and compared). The intervals sit inside what the
+/// band allows:
+///   exp:  e^-686 = 2^-989.7 and e^688 = 2^992.6 (float: e^-82 = 2^-118.3, e^83 = 2^119.7);
+///         zeros and subnormals are kept too (absMin 0): SLEEF's exp of them is 1
+///         exactly, as the C library's (tst_vector_math checks ±0 and subnormals), and
+///         zeros are common in real data (a block holding one would be tested lane by lane);
+///   tanh: |tanh x| <= 1, and |tanh x| > |x| (1 - x^2 / 3) >= 2^-991 once |x| >= 2^-990
+///         (float: 2^-118), so only the lower end of |x| is cut, the upper is the largest float.
+/// A lane outside the interval is recomputed with the C library, as any lane outside
+/// the band is: the interval only has to be contained, not exact.
+template <typename T> struct ArgumentBand {
+    bool known = false;
+    T lo = 0, hi = 0;  // on x
+    T absMin = 0;      // on |x|: 0 keeps zeros and subnormals
+};
+template <typename T> constexpr ArgumentBand<T> argumentBand(Fn f) {
+    constexpr bool dbl = sizeof(T) == 8;
+    if (f == Fn::Exp) return {true, dbl ? T(-686) : T(-82), dbl ? T(688) : T(83), T(0)};
+    if (f == Fn::Tanh) return {true, -TrustedBand<T>::kArgMax, TrustedBand<T>::kArgMax, dbl ? T(0x1p-990) : T(0x1p-118f)};
+    return {};
+}
+
 using LoopD = void (*)(const double* a, double* out, int64_t n);
 using LoopF = void (*)(const float* a, float* out, int64_t n);
 using Loop2D = void (*)(const double* a, const double* b, double* out, int64_t n);
@@ -46,6 +70,9 @@ struct LoopTable {
     /// above 0 other than 1 (the C library's special cases of pow).
     bool (*trusted2D)(const double* a, const double* b, const double* r, int64_t n, bool pow) = nullptr;
     bool (*trusted2F)(const float* a, const float* b, const float* r, int64_t n, bool pow) = nullptr;
+    /// Whether every a[i], i < n, is inside `band` (argumentBand): the test of those functions.
+    bool (*argTrustedD)(const double* a, int64_t n, const ArgumentBand<double>& band) = nullptr;
+    bool (*argTrustedF)(const float* a, int64_t n, const ArgumentBand<float>& band) = nullptr;
 };
 
 /// 4 doubles / 8 floats per call (SLEEF picks AVX2, FMA4 or AVX). Call only when the CPU has AVX.

@@ -11,7 +11,11 @@ template <class Tr, auto F> void loop1(const typename Tr::T* a, typename Tr::T* 
     using T = typename Tr::T;
     int64_t i = 0;
     for (; i + Tr::W <= n; i += Tr::W) Tr::store(out + i, F(Tr::load(a + i)));
-    if (i < n) {
+    if (i < n && n >= Tr::W && (out + n <= a || a + n <= out)) {
+        // The tail as the last whole vector, overlapping lanes already done (the same
+        // values again): no copy, which counts on a Scan step's few elements.
+        Tr::store(out + n - Tr::W, F(Tr::load(a + n - Tr::W)));
+    } else if (i < n) {
         // The tail as one padded vector: 1 is inside every function's domain.
         alignas(64) T t[Tr::W];
         for (int k = 0; k < Tr::W; ++k) t[k] = i + k < n ? a[i + k] : T(1);
@@ -25,7 +29,9 @@ void loop2(const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out
     using T = typename Tr::T;
     int64_t i = 0;
     for (; i + Tr::W <= n; i += Tr::W) Tr::store(out + i, F(Tr::load(a + i), Tr::load(b + i)));
-    if (i < n) {
+    if (i < n && n >= Tr::W && (out + n <= a || a + n <= out) && (out + n <= b || b + n <= out)) {
+        Tr::store(out + n - Tr::W, F(Tr::load(a + n - Tr::W), Tr::load(b + n - Tr::W)));
+    } else if (i < n) {
         alignas(64) T ta[Tr::W], tb[Tr::W];
         for (int k = 0; k < Tr::W; ++k) {
             ta[k] = i + k < n ? a[i + k] : T(1);
@@ -68,7 +74,11 @@ bool trustedPass(const typename Tr::T* a, const typename Tr::T* b, const typenam
     ok = ~ok;
     int64_t i = 0;
     for (; i + Tr::W <= n; i += Tr::W) ok &= lanes(Tr::load(a + i), Binary ? Tr::load(b + i) : V{}, Tr::load(r + i));
-    if (i < n) {
+    if (i < n && n >= Tr::W) {
+        // The last whole vector again: a lane tested twice changes nothing.
+        const int64_t j = n - Tr::W;
+        ok &= lanes(Tr::load(a + j), Binary ? Tr::load(b + j) : V{}, Tr::load(r + j));
+    } else if (i < n) {
         alignas(64) T ta[Tr::W], tb[Tr::W], tr[Tr::W];
         for (int k = 0; k < Tr::W; ++k) {
             const bool in = i + k < n;
@@ -77,6 +87,31 @@ bool trustedPass(const typename Tr::T* a, const typename Tr::T* b, const typenam
             tr[k] = in ? r[i + k] : T(1);
         }
         ok &= lanes(Tr::load(ta), Tr::load(tb), Tr::load(tr));
+    }
+    bool all = true;
+    for (int k = 0; k < Tr::W; ++k) all = all && ok[k] != 0;
+    return all;
+}
+
+// The argument-only test (argumentBand): one load and three compares per vector.
+template <class Tr> bool allArgumentsTrusted(const typename Tr::T* a, int64_t n, const ArgumentBand<typename Tr::T>& band) {
+    using T = typename Tr::T;
+    using V = decltype(Tr::load(a));
+    const T lo = band.lo, hi = band.hi, absMin = band.absMin;
+    auto lanes = [&](V x) {
+        const V ax = x < T(0) ? -x : x;
+        return (x >= lo) & (x <= hi) & (ax >= absMin);
+    };
+    decltype(lanes(V{})) ok = {};
+    ok = ~ok;
+    int64_t i = 0;
+    for (; i + Tr::W <= n; i += Tr::W) ok &= lanes(Tr::load(a + i));
+    if (i < n && n >= Tr::W) {
+        ok &= lanes(Tr::load(a + n - Tr::W));
+    } else if (i < n) {
+        alignas(64) T ta[Tr::W];
+        for (int k = 0; k < Tr::W; ++k) ta[k] = i + k < n ? a[i + k] : (lo + hi) / 2 + absMin * 2;
+        ok &= lanes(Tr::load(ta));
     }
     bool all = true;
     for (int k = 0; k < Tr::W; ++k) all = all && ok[k] != 0;

@@ -42,6 +42,8 @@ void fillSse2Table(LoopTable& t) {
     t.f[static_cast<int>(Fn::Sqrt)] = &loop1<F4, sqrtF4>;
     t.trustedD = &allTrusted<D2>;
     t.trustedF = &allTrusted<F4>;
+    t.argTrustedD = &allArgumentsTrusted<D2>;
+    t.argTrustedF = &allArgumentsTrusted<F4>;
     t.trusted2D = &allTrusted2<D2>;
     t.trusted2F = &allTrusted2<F4>;
 }

@@ -3,6 +3,7 @@
 // Composite; a member value also read outside the group becomes an extra
 // output, and a value computed twice inside the group is computed once.
 //   Exp(x) - 5, Exp(x) * dx  ->  Composite{...}(x, dx) with outputs (exp(i0) - 5, exp(i0) * i1)
+#include "core/HashMix.h"
 #include "ir/GraphAssembler.h"
 #include "ops/Elemwise.h"
 #include "ops/ScalarOp.h"
@@ -54,7 +55,8 @@ public:
         m_scalar.setOutputs(m_outputs);
         return true;
     }
-    const Graph& scalarGraph() const { return m_scalar.graph(); }
+    /// The scalar graph, handed over (the builder keeps the outer-side tables).
+    GraphAssembler takeScalarGraph() { return std::move(m_scalar); }
     const std::vector<Variable*>& externals() const { return m_externals; }
     /// (member output read outside the group, composite output index)
     const std::vector<std::pair<Variable*, int>>& replacements() const { return m_replacements; }
@@ -88,12 +90,21 @@ private:
         return s;
     }
 
-    Variable* scalarNode(const OpPtr& op, std::vector<Variable*> ins) {
-        std::string key = op->name();
-        for (Variable* v : ins) key += "," + std::to_string(v->id());
+    /// The scalar op `code` (cast to `castTo`) on `ins`, computed once per group: the
+    /// op is `op` when given, else made here (only when the computation is new).
+    Variable* scalarNode(ScalarOpCode code, DType castTo, std::vector<Variable*> ins, const OpPtr& op = nullptr) {
+        std::vector<int64_t> key;
+        key.reserve(ins.size() + 2);
+        key.push_back(static_cast<int64_t>(code));
+        key.push_back(code == ScalarOpCode::Cast ? static_cast<int64_t>(castTo) : -1);
+        for (Variable* v : ins) key.push_back(v->id());
         auto [it, fresh] = m_memo.emplace(std::move(key), nullptr);
-        if (fresh) it->second = m_scalar.addNode(op, std::move(ins))->output(0);
+        if (fresh) it->second = m_scalar.addNode(op ? op : makeScalarOp(code, castTo), std::move(ins))->output(0);
         return it->second;
+    }
+    Variable* scalarNode(const OpPtr& op, std::vector<Variable*> ins) {
+        const auto& sop = static_cast<const ScalarOp&>(*op);  // a Composite holds only scalar ops
+        return scalarNode(sop.code(), sop.castTo(), std::move(ins), op);
     }
 
     void addMember(const Node& m) {
@@ -101,7 +112,7 @@ private:
         std::vector<Variable*> ins;
         for (Variable* v : m.inputs()) ins.push_back(scalarOf(v));
         if (!e.isComposite()) {
-            m_map[m.output(0)] = scalarNode(makeScalarOp(e.scalarOp(), e.castTo()), std::move(ins));
+            m_map[m.output(0)] = scalarNode(e.scalarOp(), e.castTo(), std::move(ins));
             return;
         }
         const Graph& inner = *e.composite()->graph();
@@ -119,7 +130,7 @@ private:
     }
 
     int outputIndex(Variable* s) {
-        if (!s->owner()) s = scalarNode(makeScalarOp(ScalarOpCode::Identity), {s});  // an output must be computed
+        if (!s->owner()) s = scalarNode(ScalarOpCode::Identity, DType::Float64, {s});  // an output must be computed
         auto [it, fresh] = m_outputIndex.emplace(s, static_cast<int>(m_outputs.size()));
         if (fresh) m_outputs.push_back(s);
         return it->second;
@@ -131,7 +142,8 @@ private:
     GraphAssembler m_scalar;
     std::unordered_map<const Variable*, Variable*> m_map;  // outer variable -> scalar variable
     std::vector<Variable*> m_externals;
-    std::unordered_map<std::string, Variable*> m_memo, m_constants;
+    std::unordered_map<std::vector<int64_t>, Variable*, IntListHash> m_memo;  // (code, cast, input ids) -> value
+    std::unordered_map<std::string, Variable*> m_constants;
     std::vector<Variable*> m_outputs;
     std::unordered_map<const Variable*, int> m_outputIndex;
     std::vector<std::pair<Variable*, int>> m_replacements;
@@ -146,7 +158,7 @@ bool fuse(Rewriter& rewriter, const std::vector<Node*>& members) {
     std::string ids;
     for (const Node* m : members) ids += (ids.empty() ? "" : ", ") + std::to_string(m->id());
     const NodeId root = members.back()->id();
-    OpPtr op = makeCompositeElemwise(builder->scalarGraph());
+    OpPtr op = makeCompositeElemwise(std::make_shared<const Composite>(builder->takeScalarGraph()));
     const auto& comp = *static_cast<const Elemwise&>(*op).composite();
     const std::string detail = std::to_string(members.size()) + " Elemwise nodes -> one Composite of " +
                                std::to_string(comp.numNodes()) + " scalar ops, " + std::to_string(comp.numInputs()) +

@@ -21,28 +21,40 @@ const Variable* constantBehind(const Variable& v) {
     return cur;
 }
 
+namespace {
+// Whether every element of the contiguous `flat` equals its first: bytes compared
+// (exact for every dtype), then for floats values (0.0 and -0.0 are equal).
+bool allEqualToFirst(const NDArray& flat) {
+    const size_t width = dtypeSize(flat.dtype());
+    const char* base = static_cast<const char*>(flat.rawData());
+    for (int64_t i = 1; i < flat.size(); ++i)
+        if (std::memcmp(base, base + i * width, width) != 0) {
+            if (!isFloat(flat.dtype()) || flat.flatGet(i) != flat.flatGet(0)) return false;
+        }
+    return true;
+}
+} // namespace
+
 std::optional<NDArray> uniqueValue(const Variable& v) {
     const Variable* c = constantBehind(v);
     if (!c) return std::nullopt;
     const NDArray& a = c->constantValue();
     if (a.size() == 0) return std::nullopt;
-    NDArray first = NDArray::empty(a.dtype(), {});
-    const size_t width = dtypeSize(a.dtype());
-    // Compare element bytes through a contiguous copy: exact for every dtype.
+    if (a.size() == 1) return a.ndim() == 0 ? a : a.view({}, {}, a.offset());
     const NDArray flat = a.isContiguous() ? a : a.copy();
-    const char* base = static_cast<const char*>(flat.rawData());
-    for (int64_t i = 1; i < flat.size(); ++i)
-        if (std::memcmp(base, base + i * width, width) != 0) {
-            // Bytes differ; floats may still be equal (0.0 and -0.0): compare values too.
-            if (!isFloat(a.dtype()) || flat.flatGet(i) != flat.flatGet(0)) return std::nullopt;
-        }
-    std::memcpy(first.rawData(), base, width);
+    if (!allEqualToFirst(flat)) return std::nullopt;
+    NDArray first = NDArray::empty(a.dtype(), {});
+    std::memcpy(first.rawData(), flat.rawData(), dtypeSize(a.dtype()));
     return first;
 }
 
 bool isConstantEqualTo(const Variable& v, double value) {
-    auto u = uniqueValue(v);
-    return u && u->item() == value;
+    // The question every local rewrite asks of its inputs: no array is made for it.
+    const Variable* c = constantBehind(v);
+    if (!c || c->constantValue().size() == 0) return false;
+    const NDArray& a = c->constantValue();
+    const NDArray flat = a.isContiguous() ? a : a.copy();
+    return allEqualToFirst(flat) && flat.flatGet(0) == value;
 }
 
 std::optional<int64_t> constantIntOf(const Variable& v) {

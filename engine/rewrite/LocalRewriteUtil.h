@@ -16,7 +16,8 @@ namespace tl::rw {
 const Variable* constantBehind(const Variable& v);
 /// PyTensor's TensorConstant.unique_value: the one value every element of the
 /// constant behind `v` holds, as a 0-d array of its dtype; nullopt when `v` is not a
-/// constant, is empty, or holds different values.
+/// constant, is empty, or holds different values. For a one-element constant the
+/// array is a view of it (constants never change; no allocation per question).
 std::optional<NDArray> uniqueValue(const Variable& v);
 /// True when the constant behind `v` holds `value` in every element (compared as double).
 bool isConstantEqualTo(const Variable& v, double value);

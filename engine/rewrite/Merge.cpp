@@ -27,6 +27,7 @@
 // fact); nodes in one step per merged node, rooted at the survivor, so the GUI
 // shows each duplicate disappear.
 #include "analysis/DestroyHandler.h"
+#include "core/HashMix.h"
 #include "analysis/GraphEquality.h"
 #include "rewrite/Rewrites.h"
 
@@ -140,6 +141,41 @@ bool MergePass::mergeConstants(Rewriter& rewriter) {
     return !groups.empty();
 }
 
+// Representatives by (op class, inputs). An op's class is only asked for once two
+// nodes read the same inputs: the class of an op with an inner graph hashes that
+// whole graph (a fused Composite of thousands of scalar ops), and a node whose
+// inputs no other node reads never needs it.
+class NodeTable {
+public:
+    explicit NodeTable(StructuralNumbering& ops) : m_ops(ops) {}
+
+    /// The representative of the key of `node` (reading `inputs`), and whether the key is new
+    /// (then `node` is its representative). The reference holds until the next call.
+    std::pair<NodeId&, bool> emplace(const Node& node, std::vector<VarId> inputs) {
+        std::vector<Entry>& entries = m_byInputs[std::move(inputs)];
+        if (entries.empty()) {
+            entries.push_back({-1, node.opPtr(), node.id()});
+            return {entries.back().representative, true};
+        }
+        const int64_t cls = m_ops.opClass(node.opPtr());
+        for (Entry& e : entries) {
+            if (e.opClass < 0) e.opClass = m_ops.opClass(e.op);
+            if (e.opClass == cls) return {e.representative, false};
+        }
+        entries.push_back({cls, node.opPtr(), node.id()});
+        return {entries.back().representative, true};
+    }
+
+private:
+    struct Entry {
+        int64_t opClass;  // -1 until asked
+        OpPtr op;         // the op the key was made from
+        NodeId representative;
+    };
+    StructuralNumbering& m_ops;
+    std::unordered_map<std::vector<VarId>, std::vector<Entry>, IntListHash> m_byInputs;
+};
+
 bool MergePass::mergeNodes(Rewriter& rewriter) {
     const Graph& g = rewriter.graph();
     // Values some node destroys (through any chain of views): their producers stay apart.
@@ -157,12 +193,10 @@ bool MergePass::mergeNodes(Rewriter& rewriter) {
     };
     struct KeyHash {
         size_t operator()(const Key& k) const {
-            size_t h = std::hash<int64_t>{}(k.opClass);
-            for (VarId v : k.inputs) h ^= std::hash<VarId>{}(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-            return h;
+            return hashMix(IntListHash{}(k.inputs), static_cast<uint64_t>(k.opClass));
         }
     };
-    std::unordered_map<Key, NodeId, KeyHash> table;
+    NodeTable table(ops);
     std::unordered_map<Key, VarId, KeyHash> freshBuffers;  // key -> output of the first such buffer
     std::unordered_map<VarId, VarId> byValue;              // a fresh buffer's output -> that first one
     std::unordered_set<VarId> freshVars;
@@ -173,24 +207,24 @@ bool MergePass::mergeNodes(Rewriter& rewriter) {
     for (NodeId id : order) {
         Node* node = g.findNode(id);
         if (!node) continue;
-        Key key{ops.opClass(node->opPtr()), {}};
-        key.inputs.reserve(node->inputs().size());
+        std::vector<VarId> inputs;
+        inputs.reserve(node->inputs().size());
         for (const Variable* in : node->inputs()) {
             auto alias = byValue.find(in->id());
-            key.inputs.push_back(alias == byValue.end() ? in->id() : alias->second);
+            inputs.push_back(alias == byValue.end() ? in->id() : alias->second);
         }
         if (isFreshBuffer(*node, freshVars)) {
             freshVars.insert(node->output(0)->id());
-            auto [fb, first] = freshBuffers.emplace(std::move(key), node->output(0)->id());
+            auto [fb, first] = freshBuffers.emplace(Key{ops.opClass(node->opPtr()), std::move(inputs)}, node->output(0)->id());
             if (!first) byValue[node->output(0)->id()] = fb->second;
             continue;
         }
         if (!mergeable(*node, destroyedRoots)) continue;
-        auto [it, fresh] = table.emplace(std::move(key), id);
+        auto [representative, fresh] = table.emplace(*node, std::move(inputs));
         if (fresh) continue;
-        Node* rep = g.findNode(it->second);
+        Node* rep = g.findNode(representative);
         if (!rep || !mergeable(*rep, destroyedRoots)) {
-            it->second = id;
+            representative = id;
             continue;
         }
         if (m_final && hasGraphOutput(*rep) && hasGraphOutput(*node)) {
@@ -217,7 +251,7 @@ bool MergePass::mergeNodes(Rewriter& rewriter) {
         }
         Node* keep = repAtLeast ? rep : node;
         Node* drop = repAtLeast ? node : rep;
-        it->second = keep->id();
+        representative = keep->id();
         // Ids first: the dropped node (and its outputs) is pruned as soon as its last
         // client moves, which may happen before its last output is visited.
         std::vector<std::pair<VarId, Variable*>> moves;

@@ -19,7 +19,8 @@ struct PipelineOptions : RewriteOptions {
     std::set<std::string> exclude;
     /// Names or tags to run even when excluded by a tag, or that are off by default.
     std::set<std::string> include;
-    /// Validate the graph (types, clients, acyclic, destroy handler) after every pass that changed it.
+    /// Validate the graph (types, clients, acyclic, destroy handler) after every pass that changed it,
+    /// and each loop body after every pass that changed the body.
     bool validate = true;
     /// Graph inputs (by position) the graph may overwrite: a Scan step graph's updated
     /// mit_mot taps (scanMutableInnerInputs). Validation does not count their destruction.

@@ -53,9 +53,9 @@ public:
             inner.exclude = outer->exclude;
             inner.include = outer->include;
             inner.checkHonestChange = outer->checkHonestChange;
+            inner.validate = outer->validate;  // a body is checked when the graph is (the default)
         }
         inner.bufferMode = options.bufferMode;
-        inner.validate = true;
         if (m_stage == InnerRewriteStage::Early) {
             // Merged and canonical bodies help the scan rewrites compare steps; fusing
             // now would hide shared subexpressions that scan merging creates later.

@@ -162,6 +162,52 @@ private slots:
     }
 
     // Nodes no output needs come after the reachable ones, by id, inputs first.
+    // A client list removes from its front half by shifting the entries before the
+    // removed one (a gap at its front) and from its back half by shifting those after
+    // it: either way the readers left keep their order, through many removals from
+    // both ends and the middle (the gap is given back as it grows).
+    void clientListRemovalsKeepOrder() {
+        GraphAssembler ga;
+        auto op = std::make_shared<PassOp>();
+        Variable* x = ga.addInput(Type::tensor(DType::Float64, {3}), "x");
+        Variable* y = ga.addInput(Type::tensor(DType::Float64, {3}), "y");
+        std::vector<Node*> readers;
+        std::vector<Variable*> outs;
+        for (int i = 0; i < 200; ++i) {
+            readers.push_back(ga.addNode(op, {x}));
+            outs.push_back(readers.back()->output(0));
+        }
+        ga.setOutputs(outs);
+        auto g = ga.finish();
+        Rewriter rw(*g);
+        std::vector<Client> want;
+        for (Node* n : readers) want.push_back({n, 0});
+        // Front, back, middle, in turn: each reader moves from x to y.
+        size_t step = 0;
+        while (!want.empty()) {
+            const size_t k = step % 3 == 0 ? 0 : step % 3 == 1 ? want.size() - 1 : want.size() / 2;
+            rw.setInput(want[k].node, 0, y);
+            want.erase(want.begin() + static_cast<std::ptrdiff_t>(k));
+            ++step;
+            QCOMPARE(x->clients().size(), want.size());
+            for (size_t i = 0; i < want.size(); ++i) QVERIFY2(x->clients()[i] == want[i], std::to_string(i).c_str());
+            if (!want.empty()) {
+                QVERIFY(x->clients().front() == want.front());
+                QVERIFY(x->clients().back() == want.back());
+            }
+        }
+        QVERIFY(x->clients().empty());
+        QCOMPARE(y->clients().size(), readers.size());
+        QVERIFY(g->validate().empty());
+        // Readers added after removals go to the back.
+        rw.setInput(readers[5], 0, x);
+        rw.setInput(readers[2], 0, x);
+        QCOMPARE(x->clients().size(), size_t(2));
+        QVERIFY((x->clients()[0] == Client{readers[5], 0}));
+        QVERIFY((x->clients()[1] == Client{readers[2], 0}));
+        QVERIFY(g->validate().empty());
+    }
+
     void toposortPlacesUnreachableNodesById() {
         GraphAssembler ga;
         auto op = std::make_shared<PassOp>();
