@@ -4,6 +4,7 @@
 #include "builder/Math.h"
 #include "builder/Scan.h"
 
+#include <functional>
 #include <random>
 
 namespace tl {
@@ -29,36 +30,37 @@ std::unique_ptr<Graph> generateElemwiseChain(int nodes, int reuseEvery, int64_t 
     return b.finish({v});
 }
 
-std::unique_ptr<Graph> generateIndependentScans(int scans, int nSteps, int64_t length) {
+namespace {
+// `scans` independent sit_sot loops over (x0_s, a_s), each stepping x' = step(x, a_s)
+// (named body<s> when `named`, else the default scan_fn), their last values summed.
+std::unique_ptr<Graph> summedLoops(int scans, int nSteps, int64_t length, bool named,
+                                   const std::function<Var(const Var& x, const Var& a)>& step) {
     GraphBuilder b;
     std::vector<Var> lasts;
     for (int s = 0; s < scans; ++s) {
         Var x0 = b.input("x0_" + std::to_string(s), DType::Float64, {length});
         Var a = b.input("a_" + std::to_string(s), DType::Float64, {length});
-        ScanResult r = scan(b, [&](GraphBuilder&, const std::vector<Var>& args) -> StepResult {
-            return {{tanh(args[0]) * a + 0.5}};
-        }, ScanArgs{.outputsInfo = {OutputInfo(x0)}, .nSteps = nSteps});
+        ScanArgs loop{.outputsInfo = {OutputInfo(x0)}, .nSteps = nSteps};
+        if (named) loop.name = "body" + std::to_string(s);
+        ScanResult r = scan(b, [&](GraphBuilder&, const std::vector<Var>& args) -> StepResult { return {{step(args[0], a)}}; },
+                            loop);
         lasts.push_back(index(r.outputs[0], -1));
     }
     Var total = lasts.size() == 1 ? lasts[0] : add(lasts);
     return b.finish({total});
 }
+} // namespace
+
+std::unique_ptr<Graph> generateIndependentScans(int scans, int nSteps, int64_t length) {
+    return summedLoops(scans, nSteps, length, false, [](const Var& x, const Var& a) { return tanh(x) * a + 0.5; });
+}
 
 std::unique_ptr<Graph> generateScansWithBodies(int scans, int bodyOps, int nSteps, int64_t length) {
-    GraphBuilder b;
-    std::vector<Var> lasts;
-    for (int s = 0; s < scans; ++s) {
-        Var x0 = b.input("x0_" + std::to_string(s), DType::Float64, {length});
-        Var a = b.input("a_" + std::to_string(s), DType::Float64, {length});
-        ScanResult r = scan(b, [&](GraphBuilder&, const std::vector<Var>& args) -> StepResult {
-            Var v = args[0];
-            for (int i = 0; i < bodyOps; ++i) v = chainStep(v, a, i, 8);
-            return {{v}};
-        }, ScanArgs{.outputsInfo = {OutputInfo(x0)}, .nSteps = nSteps, .name = "body" + std::to_string(s)});
-        lasts.push_back(index(r.outputs[0], -1));
-    }
-    Var total = lasts.size() == 1 ? lasts[0] : add(lasts);
-    return b.finish({total});
+    return summedLoops(scans, nSteps, length, true, [bodyOps](const Var& x, const Var& a) {
+        Var v = x;
+        for (int i = 0; i < bodyOps; ++i) v = chainStep(v, a, i, 8);
+        return v;
+    });
 }
 
 size_t countNodesWithInnerGraphs(const Graph& g) {
