@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <set>
 
@@ -64,26 +65,31 @@ std::vector<Type> Elemwise::inferTypes(std::span<const Type* const> inputs) cons
     // PyTensor's broadcast_static_dim_lengths per dimension.
     const int nd = n ? inputs[0]->ndim() : 0;
     StaticShape shape(static_cast<size_t>(nd));
+    // Without a set per dimension: type inference runs for every node a rewrite
+    // builds, and the lengths that matter are the known ones other than 1.
     for (int d = 0; d < nd; ++d) {
-        std::set<int64_t> lens;
-        for (int i = 0; i < n; ++i) lens.insert(inputs[i]->shape[d]);
-        if (lens.size() == 1) {
-            shape[d] = *lens.begin();
+        bool unknown = false;
+        int64_t lo = -1, hi = -1;  // smallest and largest known length other than 1
+        for (int i = 0; i < n; ++i) {
+            const int64_t len = inputs[i]->shape[d];
+            if (len == kUnknownDim) {
+                unknown = true;
+            } else if (len != 1) {
+                lo = lo < 0 ? len : std::min(lo, len);
+                hi = std::max(hi, len);
+            }
+        }
+        if (lo < 0) {
+            shape[d] = unknown ? kUnknownDim : 1;  // all 1, or unknown broadcast against 1
             continue;
         }
-        if (lens == std::set<int64_t>{kUnknownDim, 1}) {
-            shape[d] = kUnknownDim;
-            continue;
-        }
-        lens.erase(1);
-        lens.erase(kUnknownDim);
-        if (lens.size() > 1) {
+        if (lo != hi) {
             std::string shapes;
             for (int i = 0; i < n; ++i) shapes += (i ? ", " : "") + Type::shapeString(inputs[i]->shape);
             throw OpTypeError("Incompatible Elemwise input shapes [" + shapes + "]: dim " + std::to_string(d) + " is " +
-                              std::to_string(*lens.begin()) + " and " + std::to_string(*lens.rbegin()));
+                              std::to_string(lo) + " and " + std::to_string(hi));
         }
-        shape[d] = *lens.begin();
+        shape[d] = lo;
     }
     std::vector<Type> outs;
     for (DType d : outDTypes) outs.push_back(Type::tensor(d, shape));

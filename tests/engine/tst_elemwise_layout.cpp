@@ -214,6 +214,7 @@ private slots:
         QTest::newRow("(?,1)+(1,7)") << QList<qint64>{u, 1} << QList<qint64>{1, 7} << "Matrix(float64, shape=(?, 7))";
         QTest::newRow("(1,)+(?,)") << QList<qint64>{1} << QList<qint64>{u} << "Vector(float64, shape=(?,))";
         QTest::newRow("(?,)+(5,)") << QList<qint64>{u} << QList<qint64>{5} << "Vector(float64, shape=(5,))";
+        QTest::newRow("(?,)+(?,)") << QList<qint64>{u} << QList<qint64>{u} << "Vector(float64, shape=(?,))";
         QTest::newRow("(1,)+(1,)") << QList<qint64>{1} << QList<qint64>{1} << "Vector(float64, shape=(1,))";
         QTest::newRow("(3,)+(4,)") << QList<qint64>{3} << QList<qint64>{4} << "";
     }
