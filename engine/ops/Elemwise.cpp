@@ -65,8 +65,8 @@ std::vector<Type> Elemwise::inferTypes(std::span<const Type* const> inputs) cons
     // PyTensor's broadcast_static_dim_lengths per dimension.
     const int nd = n ? inputs[0]->ndim() : 0;
     StaticShape shape(static_cast<size_t>(nd));
-    // Without a set per dimension: type inference runs for every node a rewrite
-    // builds, and the lengths that matter are the known ones other than 1.
+    // Allocation-free, since type inference runs for every node a rewrite builds:
+    // only known lengths other than 1 can conflict, so their extremes suffice.
     for (int d = 0; d < nd; ++d) {
         bool unknown = false;
         int64_t lo = -1, hi = -1;  // smallest and largest known length other than 1
