@@ -28,6 +28,7 @@ struct ExecStats {
     uint64_t scanSteps = 0;          // inner-function calls of every Scan
     uint64_t scanRowsInPlace = 0;    // new states the inner function wrote straight into a buffer row
     uint64_t scanRowsCopied = 0;     // new states copied into a buffer row after the step
+    uint64_t scanDirectSteps = 0;    // of scanSteps, those run as one elementwise call (exec/ScanElemwiseStep.h)
 };
 
 /// One per run (or one reused for many runs of the same graphs). Not thread-safe.

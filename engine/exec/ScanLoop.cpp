@@ -5,10 +5,12 @@
 
 #include "exec/ExecContext.h"
 #include "exec/Executor.h"
+#include "exec/ScanBuffer.h"
+#include "exec/ScanElemwiseStep.h"
 #include "ir/Graph.h"
 
 #include <algorithm>
-#include <cstring>
+#include <memory>
 
 namespace tl {
 
@@ -23,12 +25,6 @@ int64_t readCount(const NDArray& a, const std::string& what) {
     if (!a.valid() || a.size() != 1 || !(isInteger(a.dtype()) || a.dtype() == DType::Bool))
         throw ExecError(what + " must be one integer");
     return a.itemInt();
-}
-
-// The view of row `r` of `a` (rows along axis 0).
-NDArray rowView(const NDArray& a, int64_t r) {
-    return a.view(Shape(a.shape().begin() + 1, a.shape().end()), Strides(a.strides().begin() + 1, a.strides().end()),
-                  a.offset() + r * a.strides()[0]);
 }
 
 // `a` holds rows of inner type `t`; ExecError naming `what` otherwise.
@@ -52,59 +48,11 @@ void checkValue(const NDArray& a, const Type& t, const std::string& what) {
                                    : std::string("no array")));
 }
 
-// A trace buffer (traced state or nit_sot) as the loop sees it.
-struct Buffer {
-    NDArray* array = nullptr;  // the op's output cell holding the buffer
-    int64_t store = 0;         // rows
-    int64_t pos = 0;           // the row the next new value goes to
-    int64_t initRows = 0;      // -mintap
-    int64_t base = 0, stride0 = 0;  // element offset of row 0, elements between rows
-    char* bytes = nullptr;     // storage start
-    size_t elemSize = 0;
-    Shape rowShape;
-    bool rowContiguous = false;
-    size_t rowBytes = 0;
-    NDArray writer;            // a row view moved to the row being written (general path)
-    int innerOut = -1;         // inner output index of its (first) new value
-    // Preallocation: the inner output cell lent this buffer's row `pos`.
-    NDArray* cell = nullptr;
-    Storage* lentRaw = nullptr;
-    bool lend = false;
-    int lendFailures = 0;
-
-    void bind(NDArray& a) {
-        array = &a;
-        base = a.offset();
-        stride0 = a.ndim() ? a.strides()[0] : 0;
-        bytes = static_cast<char*>(a.storage()->data());
-        elemSize = dtypeSize(a.dtype());
-        rowShape.assign(a.shape().begin() + 1, a.shape().end());
-        writer = rowView(a, 0);
-        rowContiguous = writer.isContiguous();
-        rowBytes = writer.nbytes();
-    }
-    char* row(int64_t r) const { return bytes + (base + r * stride0) * static_cast<int64_t>(elemSize); }
-
-    // Copies `v` into row r: a memcpy when both are contiguous and of one dtype.
-    // `step` and `output` only name the place in an error.
-    void write(int64_t r, const NDArray& v, int64_t step, int output) {
-        if (v.shape() != rowShape)
-            throw ExecError("step " + std::to_string(step) + ": inner output " + std::to_string(output) + " has shape " +
-                            shapeToString(v.shape()) + " but the buffer rows have shape " + shapeToString(rowShape));
-        if (rowContiguous && v.dtype() == writer.dtype() && v.isContiguous()) {
-            std::memcpy(row(r), v.rawData(), rowBytes);
-            return;
-        }
-        writer.setOffset(base + r * stride0);
-        writer.assign(v);
-    }
-};
-
 // An inner input reading row (pos + tap) mod store of a buffer; the row advances
 // with pos, so the loop steps it instead of dividing.
 struct TapSlot {
     NDArray* slot;
-    Buffer* buffer;
+    ScanBuffer* buffer;
     int64_t row;
 };
 
@@ -112,29 +60,6 @@ struct SeqSlot {
     NDArray* slot;
     int64_t base, stride0;
 };
-
-// Rotates rows so that row `pos` comes first (the oldest value of a wrapped buffer).
-void rotateRows(Buffer& b) {
-    NDArray& a = *b.array;
-    if (a.isContiguous()) {
-        char* begin = static_cast<char*>(a.rawData());
-        std::rotate(begin, begin + b.pos * b.rowBytes, begin + b.store * b.rowBytes);
-        return;
-    }
-    const NDArray tmp = a.copy();
-    for (int64_t r = 0; r < b.store; ++r) rowView(a, r).assign(rowView(tmp, (r + b.pos) % b.store));
-}
-
-void zeroRows(Buffer& b, int64_t from) {
-    if (from >= b.store) return;
-    NDArray& a = *b.array;
-    if (a.isContiguous()) {
-        std::memset(b.row(from), 0, static_cast<size_t>(b.store - from) * b.rowBytes);
-        return;
-    }
-    const NDArray zero = NDArray::zeros(a.dtype(), b.rowShape);
-    for (int64_t r = from; r < b.store; ++r) rowView(a, r).assign(zero);
-}
 
 // An array `cell` may be refilled with `like`'s contents instead of allocating anew.
 bool refillable(const NDArray& cell, DType dtype, const Shape& shape) {
@@ -148,6 +73,25 @@ struct ReleaseBorrowed {
     CompiledGraph& fn;
     ~ReleaseBorrowed() { fn.releaseBorrowed(); }
 };
+
+// The direct step (exec/ScanElemwiseStep.h) for a loop without mit_mot, untraced
+// states or a condition, once its buffers are bound. A new state goes straight into
+// its row where preallocation would lend that row: it keeps a row for the taps it
+// must not overwrite, or its reuse of the oldest tap's row was granted.
+std::unique_ptr<ScanElemwiseStep> planDirectStep(CompiledGraph& fn, const ScanInfo& I, const std::vector<ScanBuffer>& buf,
+                                                 const std::vector<int>& rowReuseIndex) {
+    const int T = I.nTracedStates();
+    std::vector<const NDArray*> targets(I.numInnerOutputs(), nullptr), rowsOf(I.numInnerInputs(), nullptr);
+    for (int s = 0; s < T + I.nNitSot; ++s) {
+        const ScanBuffer& b = buf[s];
+        const bool own = s >= T || b.store > b.initRows ||
+                         (b.store == b.initRows && rowReuseIndex[s] >= 0 && fn.rowReuseGranted(rowReuseIndex[s]));
+        if (own) targets[b.innerOut] = b.array;
+        if (s < T)
+            for (int k = 0; k < static_cast<int>(I.stateTaps(s).size()); ++k) rowsOf[I.innerInTap(s, k)] = b.array;
+    }
+    return ScanElemwiseStep::plan(fn, targets, rowsOf);
+}
 
 } // namespace
 
@@ -199,9 +143,9 @@ void runScanLoop(ExecContext& ctx, const ScanOp& op, std::span<const NDArray> in
         return;
     }
 
-    std::vector<Buffer> buf(T + I.nNitSot);
+    std::vector<ScanBuffer> buf(T + I.nNitSot);
     for (int s = 0; s < T; ++s) {
-        Buffer& b = buf[s];
+        ScanBuffer& b = buf[s];
         b.bind(outputs[s]);
         b.store = outputs[s].dim(0);
         const auto taps = I.stateTaps(s);
@@ -214,7 +158,7 @@ void runScanLoop(ExecContext& ctx, const ScanOp& op, std::span<const NDArray> in
         b.innerOut = I.innerOutState(s);
     }
     for (int k = 0; k < I.nNitSot; ++k) {
-        Buffer& b = buf[T + k];
+        ScanBuffer& b = buf[T + k];
         b.store = readCount(inputs[I.outerInNitSot() + k], "nit_sot-" + std::to_string(k) + " rows");
         if (b.store <= 0)
             throw ExecError("nit_sot-" + std::to_string(k) + " is asked to keep " + std::to_string(b.store) + " rows");
@@ -262,7 +206,7 @@ void runScanLoop(ExecContext& ctx, const ScanOp& op, std::span<const NDArray> in
     // cannot destroy a tap another inner node still reads (docs/semantics.md#preallocation).
     const bool prealloc = ctx.options().scanPreallocate;
     for (int s = I.nMitMot(); s < T + I.nNitSot; ++s) {
-        Buffer& b = buf[s];
+        ScanBuffer& b = buf[s];
         const bool traced = s < T;
         b.cell = fn.outputCell(b.innerOut);
         const Type& outType = innerOuts[b.innerOut]->type();
@@ -279,20 +223,36 @@ void runScanLoop(ExecContext& ctx, const ScanOp& op, std::span<const NDArray> in
         if (fn.outputAliasesInput(j) && !(I.asWhile && j == I.numInnerOutputs() - 1)) aliasing.push_back(j);
     auto out = [&](int j) -> const NDArray& { return staged[j].valid() ? staged[j] : fn.output(j); };
 
-    // 4. The loop.
+    // 4. The loop. After the first step a step that is one elementwise call over the
+    // rows may skip the executor (exec/ScanElemwiseStep.h); the first has set up every
+    // buffer and shown the kernel accepts these inputs.
     int64_t i = 0;
     bool more = true;
     ExecStats& stats = ctx.stats();
     const int condOut = I.asWhile ? I.numInnerOutputs() - 1 : -1;
+    std::unique_ptr<ScanElemwiseStep> direct;
+    std::vector<void*> directRows(innerOuts.size());
     while (i < nSteps && more) {
         for (SeqSlot& q : seqSlots) q.slot->setOffset(q.base + i * q.stride0);
         for (TapSlot& t : tapSlots) {
             t.slot->setOffset(t.buffer->base + t.row * t.buffer->stride0);
             t.row = t.row + 1 == t.buffer->store ? 0 : t.row + 1;
         }
+        if (i == 1 && prealloc && I.nMitMot() == 0 && I.nUntraced == 0 && !I.asWhile)
+            direct = planDirectStep(fn, I, buf, rowReuseIndex);
+        if (direct) {
+            for (ScanBuffer& b : buf) directRows[b.innerOut] = b.row(b.pos);
+            direct->run(directRows.data());
+            ++stats.scanSteps;
+            ++stats.scanDirectSteps;
+            stats.scanRowsInPlace += buf.size();
+            for (ScanBuffer& b : buf) b.pos = b.pos + 1 == b.store ? 0 : b.pos + 1;
+            ++i;
+            continue;
+        }
         for (int k = 0; k < I.nUntraced; ++k) *untracedSlots[k] = held[k];
         for (int s = I.nMitMot(); s < T + I.nNitSot; ++s) {
-            Buffer& b = buf[s];
+            ScanBuffer& b = buf[s];
             if (!b.lend || (s >= T && i == 0)) continue;
             void* row = b.row(b.pos);
             if (b.lentRaw && b.cell->storage().get() == b.lentRaw) b.lentRaw->relend(row);
@@ -319,7 +279,7 @@ void runScanLoop(ExecContext& ctx, const ScanOp& op, std::span<const NDArray> in
         }
 
         for (int s = 0; s < I.nMitMot(); ++s) {
-            Buffer& b = buf[s];
+            ScanBuffer& b = buf[s];
             const auto& outTaps = I.mitMotOutTaps[s];
             for (size_t k = 0; k < outTaps.size(); ++k) {
                 int64_t r = outTaps[k] + b.pos;
@@ -333,7 +293,7 @@ void runScanLoop(ExecContext& ctx, const ScanOp& op, std::span<const NDArray> in
             }
         }
         for (int s = I.nMitMot(); s < T + I.nNitSot; ++s) {
-            Buffer& b = buf[s];
+            ScanBuffer& b = buf[s];
             if (b.lend && b.lentRaw) {
                 // A lent storage has offset 0: its data is the row it was lent.
                 if (b.cell->storage().get() == b.lentRaw && b.lentRaw->data() == b.row(b.pos)) {
@@ -372,18 +332,18 @@ void runScanLoop(ExecContext& ctx, const ScanOp& op, std::span<const NDArray> in
                 held[k] = out(j);
             }
         }
-        for (Buffer& b : buf) b.pos = b.pos + 1 == b.store ? 0 : b.pos + 1;
+        for (ScanBuffer& b : buf) b.pos = b.pos + 1 == b.store ? 0 : b.pos + 1;
         ++i;
     }
 
     // 5. Oldest row first in wrapped buffers; unused rows of an early stop zeroed and trimmed.
     for (int s = I.nMitMot(); s < T + I.nNitSot; ++s) {
-        Buffer& b = buf[s];
+        ScanBuffer& b = buf[s];
         const int64_t written = i + b.initRows;
         if (b.store < written) {
-            rotateRows(b);
+            b.rotateToOldestFirst();
         } else if (b.store > written) {
-            zeroRows(b, written);
+            b.zeroRowsFrom(written);
             if (i < nSteps) {
                 NDArray& a = *b.array;
                 Shape shape = a.shape();

@@ -116,6 +116,10 @@ void Elemwise::checkInplace(std::span<const Type* const> inputs, const std::vect
     }
 }
 
+const ScalarProgram& Elemwise::program(std::span<const DType> inputDTypes) const {
+    return m_composite ? m_composite->program() : m_programs.get(m_code, m_castTo, inputDTypes);
+}
+
 void Elemwise::perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const {
     const ScalarProgram* prog;
     if (m_composite) {
@@ -131,7 +135,7 @@ void Elemwise::perform(std::span<const NDArray> inputs, std::span<NDArray> outpu
             for (const NDArray& a : inputs) many.push_back(a.dtype());
             key = many;
         }
-        prog = &m_programs.get(m_code, m_castTo, key);
+        prog = &program(key);
     }
     if (static_cast<int>(inputs.size()) != prog->numInputs())
         throw ExecError(name() + ": " + std::to_string(inputs.size()) + " inputs, expected " +

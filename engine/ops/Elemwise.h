@@ -28,6 +28,9 @@ public:
     const CompositePtr& composite() const { return m_composite; }
     const InplacePattern& inplacePattern() const { return m_inplace; }
     int numOutputs() const { return m_composite ? m_composite->numOutputs() : 1; }
+    /// The compiled scalar program perform() runs on inputs of these dtypes (a Composite
+    /// has one; a plain op one per signature). Throws OpTypeError for dtypes it rejects.
+    const ScalarProgram& program(std::span<const DType> inputDTypes) const;
     /// The same op with another inplace pattern (what the inplace rewrite installs).
     OpPtr withInplace(InplacePattern inplace) const;
 

@@ -11,7 +11,6 @@ namespace tl {
 
 namespace {
 
-constexpr size_t kMaxFastOperands = 16;
 // Contiguous work is split across threads from this many elements on (a few
 // hundred microseconds of exp: far above the pool's hand-off cost, far above any
 // Scan step's rows), in chunks of whole blocks.
@@ -58,18 +57,17 @@ std::byte* byteAt(const NDArray& a, int64_t elemOffset) {
 bool runFast(const ScalarProgram& prog, std::span<const NDArray> inputs, std::span<NDArray> outputs, const Shape& shape,
              int64_t total) {
     const size_t nin = inputs.size(), nout = outputs.size();
-    if (nin > kMaxFastOperands || nout > kMaxFastOperands) return false;
-    std::byte* inBase[kMaxFastOperands];
-    std::byte* outBase[kMaxFastOperands];
-    int64_t inSize[kMaxFastOperands], outSize[kMaxFastOperands];
+    if (nin > kMaxContiguousOperands || nout > kMaxContiguousOperands) return false;
+    const std::byte* inBase[kMaxContiguousOperands];
+    std::byte* outBase[kMaxContiguousOperands];
+    int64_t inSize[kMaxContiguousOperands], outSize[kMaxContiguousOperands];
     for (size_t i = 0; i < nin; ++i) {
         const NDArray& a = inputs[i];
         if (a.dtype() != prog.inputDType(static_cast<int>(i)) || !shapesEqual(a.shape(), shape) || !a.isContiguous()) return false;
         inSize[i] = static_cast<int64_t>(dtypeSize(a.dtype()));
         inBase[i] = static_cast<std::byte*>(a.storage()->data()) + a.offset() * inSize[i];
     }
-    bool aliased[kMaxFastOperands] = {};
-    int numAliased = 0;
+    bool aliased[kMaxContiguousOperands] = {};
     for (size_t o = 0; o < nout; ++o) {
         const NDArray& out = outputs[o];
         if (out.dtype() != prog.outputDType(static_cast<int>(o)) || !shapesEqual(out.shape(), shape) || !out.isContiguous()) return false;
@@ -80,37 +78,11 @@ bool runFast(const ScalarProgram& prog, std::span<const NDArray> inputs, std::sp
         for (size_t i = 0; i < nin; ++i) {
             if (!(inBase[i] < hi && lo < inBase[i] + total * inSize[i])) continue;
             if (inBase[i] != outBase[o] || inSize[i] != outSize[o]) return false;  // another layout: strided path
-            if (!aliased[o]) ++numAliased;
             aliased[o] = true;
         }
     }
-    // Elements [begin, end) on the calling thread, with its own workspace.
-    auto runRange = [&](int64_t begin, int64_t end) {
-        ProgramWorkspace& ws = ProgramWorkspace::local();
-        ws.bind(prog, numAliased);
-        void* scratch[kMaxFastOperands];
-        int k = 0;
-        for (size_t o = 0; o < nout; ++o) scratch[o] = aliased[o] ? ws.extraBlock(k++) : nullptr;
-        const void* ip[kMaxFastOperands];
-        void* op[kMaxFastOperands];
-        for (int64_t start = begin; start < end; start += kBlockSize) {
-            const int64_t n = std::min(kBlockSize, end - start);
-            for (size_t i = 0; i < nin; ++i) ip[i] = inBase[i] + start * inSize[i];
-            for (size_t o = 0; o < nout; ++o) op[o] = aliased[o] ? scratch[o] : outBase[o] + start * outSize[o];
-            prog.runBlock(ws, ip, op, n);
-            // Aliased outputs are stored only after every input element of the block was read.
-            for (size_t o = 0; o < nout; ++o)
-                if (aliased[o]) std::memcpy(outBase[o] + start * outSize[o], scratch[o], static_cast<size_t>(n * outSize[o]));
-        }
-    };
-    // Elements are independent, so how the range is split never changes a result.
-    if (total < kParallelElements || ThreadPool::instance().threads() == 1) {
-        runRange(0, total);
-        return true;
-    }
-    ThreadPool& pool = ThreadPool::instance();
-    const int64_t chunks = (total + kParallelChunk - 1) / kParallelChunk;
-    pool.parallelFor(chunks, [&](int64_t c) { runRange(c * kParallelChunk, std::min(total, (c + 1) * kParallelChunk)); });
+    runContiguousElementwise(prog, std::span<const std::byte* const>(inBase, nin), std::span<std::byte* const>(outBase, nout),
+                             aliased, total);
     return true;
 }
 
@@ -226,6 +198,45 @@ void runStrided(const ScalarProgram& prog, std::span<const NDArray> inputs, std:
 }
 
 } // namespace
+
+void runContiguousElementwise(const ScalarProgram& prog, std::span<const std::byte* const> in, std::span<std::byte* const> out,
+                              const bool* aliased, int64_t total) {
+    const size_t nin = in.size(), nout = out.size();
+    int64_t inSize[kMaxContiguousOperands], outSize[kMaxContiguousOperands];
+    for (size_t i = 0; i < nin; ++i) inSize[i] = static_cast<int64_t>(dtypeSize(prog.inputDType(static_cast<int>(i))));
+    int numAliased = 0;
+    for (size_t o = 0; o < nout; ++o) {
+        outSize[o] = static_cast<int64_t>(dtypeSize(prog.outputDType(static_cast<int>(o))));
+        numAliased += aliased[o] ? 1 : 0;
+    }
+    // Elements [begin, end) on the calling thread, with its own workspace.
+    auto runRange = [&](int64_t begin, int64_t end) {
+        ProgramWorkspace& ws = ProgramWorkspace::local();
+        ws.bind(prog, numAliased);
+        void* scratch[kMaxContiguousOperands];
+        int k = 0;
+        for (size_t o = 0; o < nout; ++o) scratch[o] = aliased[o] ? ws.extraBlock(k++) : nullptr;
+        const void* ip[kMaxContiguousOperands];
+        void* op[kMaxContiguousOperands];
+        for (int64_t start = begin; start < end; start += kBlockSize) {
+            const int64_t n = std::min(kBlockSize, end - start);
+            for (size_t i = 0; i < nin; ++i) ip[i] = in[i] + start * inSize[i];
+            for (size_t o = 0; o < nout; ++o) op[o] = aliased[o] ? scratch[o] : out[o] + start * outSize[o];
+            prog.runBlock(ws, ip, op, n);
+            // Aliased outputs are stored only after every input element of the block was read.
+            for (size_t o = 0; o < nout; ++o)
+                if (aliased[o]) std::memcpy(out[o] + start * outSize[o], scratch[o], static_cast<size_t>(n * outSize[o]));
+        }
+    };
+    // Elements are independent, so how the range is split never changes a result.
+    if (total < kParallelElements || ThreadPool::instance().threads() == 1) {
+        runRange(0, total);
+        return;
+    }
+    ThreadPool& pool = ThreadPool::instance();
+    const int64_t chunks = (total + kParallelChunk - 1) / kParallelChunk;
+    pool.parallelFor(chunks, [&](int64_t c) { runRange(c * kParallelChunk, std::min(total, (c + 1) * kParallelChunk)); });
+}
 
 Shape broadcastShapes(std::span<const NDArray> inputs, const std::string& where) {
     if (inputs.empty()) return {};

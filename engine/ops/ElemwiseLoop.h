@@ -5,6 +5,7 @@
 // into blocks and scatters into strided outputs.
 #include "core/NDArray.h"
 
+#include <cstddef>
 #include <span>
 #include <string>
 
@@ -31,5 +32,16 @@ Shape broadcastShapes(std::span<const NDArray> inputs, const std::string& where)
 /// that block is written, and an input overlapping an output in another layout
 /// is copied first, so the result is always what a fresh output would hold.
 void runElementwise(const ScalarProgram& program, std::span<const NDArray> inputs, std::span<NDArray> outputs);
+
+/// Inputs and outputs runContiguousElementwise takes, each.
+inline constexpr size_t kMaxContiguousOperands = 16;
+
+/// The contiguous case on raw pointers: `total` elements of the program's dtypes at
+/// in[i] and out[o] (at most kMaxContiguousOperands of each). An output must not overlap any input,
+/// except exactly (same first byte, same dtype size), and only where aliased[o] is
+/// set: such an output is stored block by block after the block's inputs were read.
+/// A Scan whose step is one Elemwise calls this once per step (exec/ScanElemwiseStep.h).
+void runContiguousElementwise(const ScalarProgram& program, std::span<const std::byte* const> in,
+                              std::span<std::byte* const> out, const bool* aliased, int64_t total);
 
 } // namespace tl
