@@ -97,24 +97,13 @@ std::shared_ptr<const ReducePlan> planReduction(const ReduceOp& op, std::span<co
 }
 
 const ReducePlan& ReducePlanCache::get(const ReduceOp& op, std::span<const DType> inputs) const {
-    const Entry* last = m_last.load(std::memory_order_acquire);
-    if (last && std::equal(last->key.begin(), last->key.end(), inputs.begin(), inputs.end())) return *last->plan;
-    std::lock_guard<std::mutex> lock(m_mutex);
-    for (const auto& e : m_entries)
-        if (std::equal(e->key.begin(), e->key.end(), inputs.begin(), inputs.end())) {
-            m_last.store(e.get(), std::memory_order_release);
-            return *e->plan;
+    return m_plans.get(inputs, [&] {
+        try {
+            return planReduction(op, inputs);
+        } catch (const OpTypeError& err) {
+            throw ExecError(err.what());
         }
-    auto e = std::make_unique<Entry>();
-    e->key.assign(inputs.begin(), inputs.end());
-    try {
-        e->plan = planReduction(op, inputs);
-    } catch (const OpTypeError& err) {
-        throw ExecError(err.what());
-    }
-    m_entries.push_back(std::move(e));
-    m_last.store(m_entries.back().get(), std::memory_order_release);
-    return *m_entries.back()->plan;
+    });
 }
 
 } // namespace tl

@@ -12,9 +12,7 @@
 #include "ops/ScalarOps.h"
 #include "ops/ScalarProgram.h"
 
-#include <atomic>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -56,13 +54,7 @@ struct ReducePlanCache {
     const ReducePlan& get(const ReduceOp& op, std::span<const DType> inputs) const;
 
 private:
-    struct Entry {
-        std::vector<DType> key;
-        std::shared_ptr<const ReducePlan> plan;
-    };
-    mutable std::mutex m_mutex;
-    mutable std::vector<std::unique_ptr<Entry>> m_entries;  // never shrinks: m_last stays valid
-    mutable std::atomic<const Entry*> m_last{nullptr};
+    DTypeSignatureCache<ReducePlan> m_plans;
 };
 
 } // namespace tl

@@ -5,6 +5,7 @@
 #include "ops/ScalarOp.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <optional>

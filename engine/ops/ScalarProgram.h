@@ -4,14 +4,13 @@
 // instruction's loop to up to kBlockSize elements, so evaluation costs one
 // indirect call per scalar op and block, never per element. Temporaries get
 // registers by liveness, so a 5000-op chain needs only a few buffers.
+#include "core/DTypeSignatureCache.h"
 #include "core/NDArray.h"
 #include "ops/ScalarKernels.h"
 
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <vector>
 
@@ -112,13 +111,7 @@ public:
     const ScalarProgram& get(ScalarOpCode code, DType castTo, std::span<const DType> inputs) const;
 
 private:
-    struct Entry {
-        std::vector<DType> key;
-        std::shared_ptr<const ScalarProgram> program;
-    };
-    mutable std::mutex m_mutex;
-    mutable std::vector<std::unique_ptr<Entry>> m_entries;  // never shrinks: m_last stays valid
-    mutable std::atomic<const Entry*> m_last{nullptr};
+    DTypeSignatureCache<ScalarProgram> m_programs;
 };
 
 /// Evaluates one scalar op on doubles (each input is first converted to its dtype):

@@ -37,20 +37,7 @@ std::vector<NDArray> ScalarProgram::evaluate(std::span<const NDArray> inputs) co
 }
 
 const ScalarProgram& OpProgramCache::get(ScalarOpCode code, DType castTo, std::span<const DType> inputs) const {
-    const Entry* last = m_last.load(std::memory_order_acquire);
-    if (last && std::equal(last->key.begin(), last->key.end(), inputs.begin(), inputs.end())) return *last->program;
-    std::lock_guard<std::mutex> lock(m_mutex);
-    for (const auto& e : m_entries)
-        if (std::equal(e->key.begin(), e->key.end(), inputs.begin(), inputs.end())) {
-            m_last.store(e.get(), std::memory_order_release);
-            return *e->program;
-        }
-    auto e = std::make_unique<Entry>();
-    e->key.assign(inputs.begin(), inputs.end());
-    e->program = ScalarProgram::compileOp(code, castTo, inputs);
-    m_entries.push_back(std::move(e));
-    m_last.store(m_entries.back().get(), std::memory_order_release);
-    return *m_entries.back()->program;
+    return m_programs.get(inputs, [&] { return ScalarProgram::compileOp(code, castTo, inputs); });
 }
 
 double evalScalarOp(ScalarOpCode code, std::span<const double> inputs, std::span<const DType> inputDTypes,
