@@ -5,30 +5,57 @@
 #include "ir/GraphCopy.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace tl {
 
 std::string Node::label() const { return m_op->name() + "#" + std::to_string(m_id); }
+
+const std::string& Variable::noName() {
+    static const std::string empty;
+    return empty;
+}
+
+const NDArray& Variable::noValue() {
+    static const NDArray none;
+    return none;
+}
 
 Graph::Graph() = default;
 Graph::~Graph() = default;
 
 Variable* Graph::newVariable(Type type, std::optional<VarId> id) {
     VarId vid = id ? *id : m_nextVarId;
-    if (m_vars.count(vid)) throw GraphError("variable id " + std::to_string(vid) + " is used twice");
+    if (m_varById.contains(vid)) throw GraphError("variable id " + std::to_string(vid) + " is used twice");
     m_nextVarId = std::max(m_nextVarId, vid + 1);
     auto v = std::make_unique<Variable>();
     v->m_graph = this;
     v->m_id = vid;
     v->m_type = std::move(type);
+    v->m_slot = m_vars.size();
     Variable* raw = v.get();
-    m_vars.emplace(vid, std::move(v));
+    m_varById.insert(vid, raw);
+    m_vars.push_back(std::move(v));
     return raw;
+}
+
+void Graph::eraseVariable(Variable* v) {
+    if (v->isConstant()) {
+        const size_t at = v->m_extras->constantSlot;
+        m_constantList[at] = m_constantList.back();
+        m_constantList[at]->m_extras->constantSlot = at;
+        m_constantList.pop_back();
+    }
+    m_varById.erase(v->m_id);
+    const size_t slot = v->m_slot;
+    std::swap(m_vars[slot], m_vars.back());
+    m_vars[slot]->m_slot = slot;
+    m_vars.pop_back();
 }
 
 Variable* Graph::addInput(Type type, std::string name, std::optional<VarId> id) {
     Variable* v = newVariable(std::move(type), id);
-    v->m_name = std::move(name);
+    setVariableName(v, std::move(name));
     v->m_isInput = true;
     m_inputs.push_back(v);
     return v;
@@ -51,8 +78,11 @@ Variable* Graph::addConstant(NDArray value, std::optional<Type> type, std::strin
         }
     }
     Variable* v = newVariable(type ? *type : exact, id);
-    v->m_name = std::move(name);
-    v->m_constant = std::move(value);
+    Variable::Extras& extras = v->extras();
+    extras.name = std::move(name);
+    extras.constant = std::move(value);
+    extras.constantSlot = m_constantList.size();
+    m_constantList.push_back(v);
     return v;
 }
 
@@ -60,7 +90,7 @@ Node* Graph::addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<Node
                      const std::vector<Type>* declared, const std::vector<VarId>* outputIds) {
     NodeId nid = id ? *id : m_nextNodeId;
     auto where = [&] { return op->name() + "#" + std::to_string(nid); };
-    if (m_nodeById.count(nid)) throw GraphError("node id " + std::to_string(nid) + " is used twice");
+    if (m_nodeById.contains(nid)) throw GraphError("node id " + std::to_string(nid) + " is used twice");
     std::vector<const Type*> types;
     std::vector<const NDArray*> constants;
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -104,14 +134,19 @@ Node* Graph::addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<Node
         raw->m_outputs.push_back(v);
     }
     for (int i = 0; i < raw->numInputs(); ++i) addClient(raw->m_inputs[i], Client{raw, i});
-    raw->m_slot = m_nodes.size();
+    if (m_nodes.size() >= std::numeric_limits<uint32_t>::max()) throw GraphError(where() + ": the graph has too many nodes");
+    raw->m_slot = static_cast<uint32_t>(m_nodes.size());
+    raw->m_kind = raw->m_op->kind();
+    ++m_kindCounts[static_cast<size_t>(raw->m_kind)];
+    structureChanged();
     m_nodes.push_back(std::move(node));
     m_nodeList.push_back(raw);
-    m_nodeById.emplace(nid, raw);
+    m_nodeById.insert(nid, raw);
     return raw;
 }
 
 void Graph::setOutputs(std::vector<Variable*> outputs) {
+    structureChanged();
     for (size_t i = 0; i < m_outputs.size(); ++i) removeClient(m_outputs[i], Client{nullptr, static_cast<int>(i)});
     m_outputs = std::move(outputs);
     for (size_t i = 0; i < m_outputs.size(); ++i) {
@@ -122,24 +157,29 @@ void Graph::setOutputs(std::vector<Variable*> outputs) {
 }
 
 std::vector<Variable*> Graph::constants() const {
-    std::vector<Variable*> out;
-    for (auto& [id, v] : m_vars)
-        if (v->isConstant()) out.push_back(v.get());
+    std::vector<Variable*> out = m_constantList;
     std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->id() < b->id(); });
     return out;
 }
 
 Node* Graph::findNode(NodeId id) const {
-    auto it = m_nodeById.find(id);
-    return it == m_nodeById.end() ? nullptr : it->second;
+    return m_nodeById.find(id);
 }
 
 Variable* Graph::findVariable(VarId id) const {
-    auto it = m_vars.find(id);
-    return it == m_vars.end() ? nullptr : it->second.get();
+    return m_varById.find(id);
 }
 
 std::vector<Node*> Graph::toposort() const {
+    std::lock_guard<std::mutex> lock(m_toposortMutex);
+    if (!m_toposortValid.load(std::memory_order_relaxed)) {
+        m_toposort = computeToposort();
+        m_toposortValid.store(true, std::memory_order_relaxed);
+    }
+    return m_toposort;
+}
+
+std::vector<Node*> Graph::computeToposort() const {
     std::vector<Node*> order;
     order.reserve(m_nodeList.size());
     // Marks by slot (dense, 0..numNodes-1): no hashing, one byte per node.
@@ -220,12 +260,14 @@ void ClientList::remove(const Client& c) {
 void Graph::removeClient(Variable* v, Client c) { v->m_clients.remove(c); }
 
 void Graph::setInput(Node* node, int index, Variable* v) {
+    structureChanged();
     removeClient(node->m_inputs[index], Client{node, index});
     node->m_inputs[index] = v;
     addClient(v, Client{node, index});
 }
 
 void Graph::setOutput(int index, Variable* v) {
+    structureChanged();
     removeClient(m_outputs[index], Client{nullptr, index});
     m_outputs[index] = v;
     addClient(v, Client{nullptr, index});
@@ -233,6 +275,7 @@ void Graph::setOutput(int index, Variable* v) {
 
 void Graph::moveClients(Variable* old, Variable* now) {
     if (old == now) return;
+    structureChanged();
     ClientList moved = std::move(old->m_clients);
     old->m_clients.clear();
     for (const Client& c : moved) {
@@ -242,17 +285,24 @@ void Graph::moveClients(Variable* old, Variable* now) {
     now->m_clients.append(moved);
 }
 
-void Graph::setOp(Node* node, OpPtr op) { node->m_op = std::move(op); }
+void Graph::setOp(Node* node, OpPtr op) {
+    --m_kindCounts[static_cast<size_t>(node->m_kind)];
+    node->m_kind = op->kind();
+    ++m_kindCounts[static_cast<size_t>(node->m_kind)];
+    node->m_op = std::move(op);
+}
 
 void Graph::eraseNode(Node* node) {
     for (Variable* o : node->m_outputs)
         if (!o->m_clients.empty()) throw GraphError("erasing " + node->label() + " whose outputs are still used");
     for (int i = 0; i < node->numInputs(); ++i) removeClient(node->m_inputs[i], Client{node, i});
-    for (Variable* o : node->m_outputs) m_vars.erase(o->id());
+    for (Variable* o : node->m_outputs) eraseVariable(o);
     m_nodeById.erase(node->m_id);
+    --m_kindCounts[static_cast<size_t>(node->m_kind)];
+    structureChanged();
     size_t slot = node->m_slot;
     std::swap(m_nodes[slot], m_nodes.back());
-    m_nodes[slot]->m_slot = slot;
+    m_nodes[slot]->m_slot = static_cast<uint32_t>(slot);
     m_nodeList[slot] = m_nodes[slot].get();
     m_nodes.pop_back();
     m_nodeList.pop_back();
@@ -260,7 +310,7 @@ void Graph::eraseNode(Node* node) {
 
 void Graph::eraseConstant(Variable* v) {
     if (!v->isConstant() || !v->m_clients.empty()) throw GraphError("erasing a constant that is still used");
-    m_vars.erase(v->id());
+    eraseVariable(v);
 }
 
 std::vector<std::string> Graph::validate() const {
@@ -296,7 +346,8 @@ std::vector<std::string> Graph::validate() const {
         }
     }
     for (size_t i = 0; i < m_outputs.size(); ++i) expected[m_outputs[i]].push_back(Client{nullptr, static_cast<int>(i)});
-    for (auto& [id, v] : m_vars) {
+    for (const auto& v : m_vars) {
+        const VarId id = v->id();
         auto want = expected[v.get()];
         std::vector<Client> have(v->m_clients.begin(), v->m_clients.end());
         auto key = [](const Client& c) { return std::make_pair(c.node ? c.node->id() : -1, c.index); };

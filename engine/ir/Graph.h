@@ -7,10 +7,14 @@
 #include "core/NDArray.h"
 #include "ir/Type.h"
 #include "ir/Op.h"
+#include "ir/IdIndex.h"
 
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -74,30 +78,48 @@ public:
     /// The node computing this variable, or null for inputs and constants.
     Node* owner() const { return m_owner; }
     int outputIndex() const { return m_index; }
-    const std::string& name() const { return m_name; }
-    bool isConstant() const { return m_constant.valid(); }
-    const NDArray& constantValue() const { return m_constant; }
+    const std::string& name() const { return m_extras ? m_extras->name : noName(); }
+    bool isConstant() const { return m_extras && m_extras->constant.valid(); }
+    const NDArray& constantValue() const { return m_extras ? m_extras->constant : noValue(); }
     bool isGraphInput() const { return m_isInput; }
     const ClientList& clients() const { return m_clients; }
     const Graph& graph() const { return *m_graph; }
 
 private:
     friend class Graph;
-    Graph* m_graph = nullptr;
-    VarId m_id = 0;
-    Type m_type;
+    // A name or a value is rare on the outputs of nodes, which are most variables:
+    // kept apart, they leave the fields every walk reads in two cache lines.
+    struct Extras {
+        std::string name;
+        NDArray constant;
+        size_t constantSlot = 0;  // position in Graph::m_constantList
+    };
+    static const std::string& noName();
+    static const NDArray& noValue();
+    Extras& extras() {
+        if (!m_extras) m_extras = std::make_unique<Extras>();
+        return *m_extras;
+    }
+
+    // The fields walks read first come first.
     Node* m_owner = nullptr;
-    int m_index = 0;
-    std::string m_name;
-    NDArray m_constant;
-    bool m_isInput = false;
+    VarId m_id = 0;
     ClientList m_clients;
+    Type m_type;
+    Graph* m_graph = nullptr;
+    int m_index = 0;
+    bool m_isInput = false;
+    size_t m_slot = 0;  // position in Graph::m_vars, for O(1) erase
+    std::unique_ptr<Extras> m_extras;
 };
 
 class Node {
 public:
     NodeId id() const { return m_id; }
     const Op& op() const { return *m_op; }
+    /// op().kind(), kept on the node: drivers dispatch every node on it, and the op
+    /// itself is another cache line.
+    OpKind kind() const { return m_kind; }
     const OpPtr& opPtr() const { return m_op; }
     const std::vector<Variable*>& inputs() const { return m_inputs; }
     const std::vector<Variable*>& outputs() const { return m_outputs; }
@@ -117,7 +139,8 @@ private:
     OpPtr m_op;
     std::vector<Variable*> m_inputs;
     std::vector<Variable*> m_outputs;
-    size_t m_slot = 0;  // position in Graph::m_nodes, for O(1) erase
+    uint32_t m_slot = 0;  // position in Graph::m_nodes, for O(1) erase
+    OpKind m_kind{};
 };
 
 class Graph {
@@ -134,10 +157,15 @@ public:
     /// Nodes in no particular order.
     const std::vector<Node*>& nodes() const { return m_nodeList; }
     size_t numNodes() const { return m_nodeList.size(); }
+    /// How many nodes have an op of `kind`: a pass whose rewrites start at kinds the
+    /// graph lacks has nothing to do.
+    size_t countOfKind(OpKind kind) const { return m_kindCounts[static_cast<size_t>(kind)]; }
     /// Constants owned by this graph.
     std::vector<Variable*> constants() const;
     /// Inputs before consumers; deterministic (depth first from the outputs, inputs in
     /// order, then unreachable nodes by id). Iterative: no recursion on graph depth.
+    /// Remembered until the next structural edit: most passes of a pipeline change
+    /// nothing, and each starts with this walk.
     std::vector<Node*> toposort() const;
     Node* findNode(NodeId id) const;
     Variable* findVariable(VarId id) const;
@@ -160,7 +188,9 @@ private:
     Node* addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<NodeId> id = {},
                   const std::vector<Type>* declared = nullptr, const std::vector<VarId>* outputIds = nullptr);
     void setOutputs(std::vector<Variable*> outputs);
-    void setVariableName(Variable* v, std::string name) { v->m_name = std::move(name); }
+    void setVariableName(Variable* v, std::string name) {
+        if (!name.empty() || v->m_extras) v->extras().name = std::move(name);
+    }
     void reserveIds(NodeId nextNode, VarId nextVar) {
         if (nextNode > m_nextNodeId) m_nextNodeId = nextNode;
         if (nextVar > m_nextVarId) m_nextVarId = nextVar;
@@ -178,14 +208,26 @@ private:
     void eraseNode(Node* node);  // outputs must have no clients
     void eraseConstant(Variable* v);  // must have no clients
 
+    void eraseVariable(Variable* v);
+    std::vector<Node*> computeToposort() const;
+    void structureChanged() { m_toposortValid.store(false, std::memory_order_relaxed); }
+
     std::vector<std::unique_ptr<Node>> m_nodes;  // owning, m_nodes[i]->m_slot == i
     std::vector<Node*> m_nodeList;               // same order as m_nodes
-    std::unordered_map<VarId, std::unique_ptr<Variable>> m_vars;
-    std::unordered_map<NodeId, Node*> m_nodeById;
+    std::array<size_t, kNumOpKinds> m_kindCounts{};
+    std::vector<std::unique_ptr<Variable>> m_vars;  // owning, m_vars[i]->m_slot == i
+    std::vector<Variable*> m_constantList;          // constants in no particular order
+    IdIndex<Node> m_nodeById;
+    IdIndex<Variable> m_varById;
     std::vector<Variable*> m_inputs;
     std::vector<Variable*> m_outputs;
     NodeId m_nextNodeId = 0;
     VarId m_nextVarId = 0;
+    // toposort()'s last result; the mutex because a loop body is one graph shared by
+    // every copy of its op, which different threads may walk at once.
+    mutable std::mutex m_toposortMutex;
+    mutable std::vector<Node*> m_toposort;
+    mutable std::atomic<bool> m_toposortValid{false};
 };
 
 } // namespace tl

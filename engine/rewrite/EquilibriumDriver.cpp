@@ -67,9 +67,17 @@ bool EquilibriumDriver::run(Rewriter& rewriter, const RewriteOptions& options) {
     for (const NodeRewrite* r : m_enabled)
         for (OpKind k : r->rootKinds()) byKind[static_cast<int>(k)].push_back(r);
 
+    // Only a node of a root kind can start a rewrite, and only a rewrite makes new
+    // nodes: a graph without such nodes is left as it is without a walk.
+    bool anyRoot = false;
+    for (int k = 0; k < kNumOpKinds && !anyRoot; ++k)
+        anyRoot = !byKind[k].empty() && g.countOfKind(static_cast<OpKind>(k)) > 0;
+    if (!anyRoot) return false;
+
     std::deque<NodeId> work;
     QueuedIds queued(g);
     for (Node* n : g.toposort()) {
+        if (byKind[static_cast<int>(n->kind())].empty()) continue;  // it would meet no rewrite
         work.push_back(n->id());
         queued.insert(n->id());
     }
@@ -82,7 +90,7 @@ bool EquilibriumDriver::run(Rewriter& rewriter, const RewriteOptions& options) {
         queued.erase(id);
         Node* node = g.findNode(id);
         if (!node) continue;  // erased by an earlier rewrite
-        for (const NodeRewrite* r : byKind[static_cast<int>(node->op().kind())]) {
+        for (const NodeRewrite* r : byKind[static_cast<int>(node->kind())]) {
             MatchResult m = r->match(*node, options);
             if (!m) {
                 if (!m.whyNot().empty()) rewriter.notifyMatchFailure(r->name(), *node, [&] { return std::string(m.whyNot()); });

@@ -224,6 +224,92 @@ private slots:
         QCOMPARE(order, want);
     }
 
+    // Ids from a file may be far apart or negative: lookups, duplicates and erasure
+    // work the same as for the dense ids a graph hands out itself.
+    void idsFarApartAreFound() {
+        GraphAssembler ga;
+        auto op = std::make_shared<PassOp>();
+        Variable* x = ga.addInput(Type::tensor(DType::Float64, {7}), "x", VarId(1'000'000'000'000'000));
+        Variable* c = ga.addConstant(NDArray::zeros(DType::Float64, {7}), {}, "c", VarId(-3));
+        Node* a = ga.addNode(op, {x, c}, NodeId(7'000'000'000'000));
+        Node* b = ga.addNode(op, {a->output(0)}, NodeId(-12));
+        Node* d = ga.addNode(op, {b->output(0)}, NodeId(3));
+        QVERIFY_THROWS_EXCEPTION(GraphError, ga.addNode(op, {x}, NodeId(-12)));
+        QVERIFY_THROWS_EXCEPTION(GraphError, ga.addInput(Type::tensor(DType::Float64, {7}), "y", VarId(-3)));
+        ga.setOutputs({d->output(0)});
+        auto g = ga.finish();
+        QCOMPARE(g->findVariable(1'000'000'000'000'000), x);
+        QCOMPARE(g->findVariable(-3), c);
+        QCOMPARE(g->findNode(7'000'000'000'000), a);
+        QCOMPARE(g->findNode(-12), b);
+        QCOMPARE(g->findNode(3), d);
+        QCOMPARE(g->findNode(4), nullptr);
+        QCOMPARE(g->findVariable(-2), nullptr);
+        // Fresh ids continue after the largest.
+        QCOMPARE(g->nextNodeId(), NodeId(7'000'000'000'001));
+        auto copy = g->clone();
+        QCOMPARE(copy->findNode(-12)->id(), NodeId(-12));
+        QVERIFY(copy->validate().empty());
+        Rewriter rw(*g);
+        rw.setInput(d, 0, a->output(0));  // b is dead and pruned
+        QCOMPARE(g->findNode(-12), nullptr);
+        QCOMPARE(g->numNodes(), size_t(2));
+        QVERIFY(g->validate().empty());
+    }
+
+    // toposort() is remembered between edits; every kind of edit shows in the next one.
+    void toposortFollowsEveryEdit() {
+        Chain c(4);
+        auto freshOrder = [&] {
+            std::vector<NodeId> ids;
+            const auto copy = c.g.clone();
+            for (Node* n : copy->toposort()) ids.push_back(n->id());
+            return ids;
+        };
+        auto order = [&] {
+            std::vector<NodeId> ids;
+            for (Node* n : c.g.toposort()) ids.push_back(n->id());
+            return ids;
+        };
+        QCOMPARE(order(), freshOrder());
+        Rewriter rw(c.g);
+        Node* side = rw.create(std::make_shared<PassOp>(), {c.x});  // unreachable: last
+        QCOMPARE(order().back(), side->id());
+        rw.setInput(c.nodes[1], 0, side->output(0));  // now reached through nodes[1]
+        QCOMPARE(order(), freshOrder());
+        QCOMPARE(order().front(), side->id());
+        rw.replace(c.nodes[3]->output(0), c.nodes[2]->output(0));  // nodes[3] pruned
+        QCOMPARE(order(), freshOrder());
+        QCOMPARE(order().size(), size_t(3));
+    }
+
+    void countsNodesByKind() {
+        Chain c(3);
+        QCOMPARE(c.g.countOfKind(OpKind::Opaque), size_t(3));
+        QCOMPARE(c.g.countOfKind(OpKind::Scan), size_t(0));
+        Rewriter rw(c.g);
+        rw.replace(c.nodes[2]->output(0), c.nodes[1]->output(0));
+        QCOMPARE(c.g.countOfKind(OpKind::Opaque), size_t(2));
+        QCOMPARE(c.nodes[0]->kind(), OpKind::Opaque);
+    }
+
+    void constantsAreListedInIdOrderAfterErasure() {
+        GraphAssembler ga;
+        auto op = std::make_shared<PassOp>();
+        Variable* x = ga.addInput(Type::tensor(DType::Float64, {7}), "x");
+        std::vector<Variable*> cs;
+        for (int i = 0; i < 4; ++i) cs.push_back(ga.addConstant(NDArray::zeros(DType::Float64, {7})));
+        Node* n = ga.addNode(op, {x, cs[0], cs[1], cs[2], cs[3]});
+        ga.setOutputs({n->output(0)});
+        auto g = ga.finish();
+        QCOMPARE(g->constants(), cs);
+        Rewriter rw(*g);
+        rw.setInput(n, 1, x);  // cs[0] loses its last client and is erased
+        QCOMPARE(g->constants(), (std::vector<Variable*>{cs[1], cs[2], cs[3]}));
+        QCOMPARE(g->findVariable(cs[1]->id()), cs[1]);
+        QVERIFY(g->validate().empty());
+    }
+
     void addNodeErrorNamesTheNode() {
         GraphAssembler ga;
         try {

@@ -1,0 +1,67 @@
+#pragma once
+// Finds a graph's nodes and variables by id. Ids are handed out in increasing
+// order and never reused, so they are dense: an array indexed by id - base finds
+// one with a single load, where a hash map costs a hash and a cache miss in its
+// bucket array on every lookup (the rewrite drivers look up every node they
+// queue). A graph read from a file may use ids far apart; an id that would make
+// the array more than a few times larger than the number of entries goes to a
+// hash map instead, so no input makes the index large.
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace tl {
+
+template <typename T>
+class IdIndex {
+public:
+    /// The entry for `id`, or null.
+    T* find(int64_t id) const {
+        const uint64_t k = static_cast<uint64_t>(id - m_base);
+        if (id >= m_base && k < m_dense.size()) return m_dense[k];
+        if (m_sparse.empty()) return nullptr;
+        auto it = m_sparse.find(id);
+        return it == m_sparse.end() ? nullptr : it->second;
+    }
+    bool contains(int64_t id) const { return find(id) != nullptr; }
+
+    /// Adds `id` -> `value` (non-null); false when `id` is taken.
+    bool insert(int64_t id, T* value) {
+        if (find(id)) return false;
+        // Ids usually start near 0; a first id far from it starts the array there instead.
+        if (m_dense.empty() && m_count == 0 && (id < 0 || id > 4096)) m_base = id;
+        if (id >= m_base && fitsDense(static_cast<uint64_t>(id - m_base))) {
+            const size_t k = static_cast<size_t>(id - m_base);
+            if (k >= m_dense.size()) m_dense.resize(std::max(k + 1, m_dense.size() * 3 / 2), nullptr);
+            m_dense[k] = value;
+        } else {
+            m_sparse.emplace(id, value);
+        }
+        ++m_count;
+        return true;
+    }
+
+    void erase(int64_t id) {
+        const uint64_t k = static_cast<uint64_t>(id - m_base);
+        if (id >= m_base && k < m_dense.size()) {
+            if (m_dense[k]) --m_count;
+            m_dense[k] = nullptr;
+        } else if (m_sparse.erase(id)) {
+            --m_count;
+        }
+    }
+
+    size_t size() const { return m_count; }
+
+private:
+    // Dense while the array stays within a small multiple of the entries it holds.
+    bool fitsDense(uint64_t k) const { return k < m_dense.size() || k <= 4 * m_count + 4096; }
+
+    int64_t m_base = 0;
+    std::vector<T*> m_dense;  // m_dense[id - m_base]
+    std::unordered_map<int64_t, T*> m_sparse;
+    size_t m_count = 0;
+};
+
+} // namespace tl
