@@ -55,8 +55,8 @@ public:
         // A loaded graph may hold negative ids; the vectors then start lower.
         for (const Node* n : m_topo) {
             m_nodeBase = std::min(m_nodeBase, n->id());
-            for (const auto* list : {&n->inputs(), &n->outputs()})
-                for (const Variable* v : *list) m_varBase = std::min(m_varBase, v->id());
+            for (const Variable* v : n->inputs()) m_varBase = std::min(m_varBase, v->id());
+            for (const Variable* v : n->outputs()) m_varBase = std::min(m_varBase, v->id());
         }
         m_index.assign(static_cast<size_t>(g.nextNodeId() - m_nodeBase), -1);
         m_vars.resize(static_cast<size_t>(g.nextVarId() - m_varBase));

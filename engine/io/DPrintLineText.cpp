@@ -9,6 +9,8 @@
 #include "ir/SliceValue.h"
 #include "ops/ScanOp.h"
 
+#include <span>
+
 namespace tl::dprint_detail {
 
 using namespace debugprint;
@@ -90,7 +92,7 @@ const TagMap* Printer::tagsOf(const Node* n) {
         TagMap m;
         {
             ScanTags t = scanTags(scan->info());
-            auto assign = [&](const std::vector<std::string>& tags, const std::vector<Variable*>& vars) {
+            auto assign = [&](const std::vector<std::string>& tags, std::span<Variable* const> vars) {
                 // In position order, so a variable at two positions keeps the later tag.
                 for (size_t k = 0; k < tags.size() && k < vars.size(); ++k)
                     if (!tags[k].empty()) m[vars[k]] = tags[k];

@@ -32,7 +32,8 @@ Variable* Graph::newVariable(Type type, std::optional<VarId> id) {
     v->m_graph = this;
     v->m_id = vid;
     v->m_type = std::move(type);
-    v->m_slot = m_vars.size();
+    if (m_vars.size() >= std::numeric_limits<uint32_t>::max()) throw GraphError("the graph has too many variables");
+    v->m_slot = static_cast<uint32_t>(m_vars.size());
     Variable* raw = v.get();
     m_varById.insert(vid, raw);
     m_vars.push_back(std::move(v));
@@ -49,7 +50,7 @@ void Graph::eraseVariable(Variable* v) {
     m_varById.erase(v->m_id);
     const size_t slot = v->m_slot;
     std::swap(m_vars[slot], m_vars.back());
-    m_vars[slot]->m_slot = slot;
+    m_vars[slot]->m_slot = static_cast<uint32_t>(slot);
     m_vars.pop_back();
 }
 
@@ -125,7 +126,7 @@ Node* Graph::addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<Node
     node->m_id = nid;
     m_nextNodeId = std::max(m_nextNodeId, nid + 1);
     node->m_op = std::move(op);
-    node->m_inputs = std::move(inputs);
+    node->m_inputs = NodeInputs(inputs.begin(), inputs.end());
     Node* raw = node.get();
     for (size_t i = 0; i < outTypes.size(); ++i) {
         Variable* v = newVariable(std::move(outTypes[i]), outputIds ? std::optional<VarId>((*outputIds)[i]) : std::nullopt);
@@ -236,14 +237,14 @@ void Graph::addClient(Variable* v, Client c) { v->m_clients.push_back(c); }
 
 void ClientList::remove(const Client& c) {
     size_t lo = m_front, hi = m_items.size();
+    Client* items = m_items.data();
     while (lo < hi) {
-        if (m_items[hi - 1] == c) {
-            m_items.erase(m_items.begin() + static_cast<std::ptrdiff_t>(hi - 1));
+        if (items[hi - 1] == c) {
+            m_items.erase(items + hi - 1, items + hi);
             break;
         }
-        if (m_items[lo] == c) {
-            const auto first = m_items.begin() + static_cast<std::ptrdiff_t>(m_front);
-            std::move_backward(first, m_items.begin() + static_cast<std::ptrdiff_t>(lo), m_items.begin() + static_cast<std::ptrdiff_t>(lo + 1));
+        if (items[lo] == c) {
+            std::move_backward(items + m_front, items + lo, items + lo + 1);
             ++m_front;
             break;
         }
@@ -251,8 +252,8 @@ void ClientList::remove(const Client& c) {
         ++lo;
     }
     // The gap never holds more than the list does (amortised: one move per entry it took).
-    if (m_front > 16 && m_front * 2 > m_items.size()) {
-        m_items.erase(m_items.begin(), m_items.begin() + static_cast<std::ptrdiff_t>(m_front));
+    if (m_front > 16 && size_t(m_front) * 2 > m_items.size()) {
+        m_items.erase(m_items.data(), m_items.data() + m_front);
         m_front = 0;
     }
 }

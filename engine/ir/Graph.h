@@ -4,6 +4,7 @@
 // (ir/GraphAssembler.h) and from then on edited only through a Rewriter
 // (ir/Rewriter.h), which notifies listeners (trace recorder, validator, GUI):
 // Graph's own mutators are private to those two.
+#include "core/InlineVector.h"
 #include "core/NDArray.h"
 #include "ir/Type.h"
 #include "ir/Op.h"
@@ -43,6 +44,18 @@ struct Client {
 /// the new ones go to the back; pruning a dead chain removes the newest first.
 class ClientList {
 public:
+    ClientList() = default;
+    ClientList(const ClientList&) = default;
+    ClientList& operator=(const ClientList&) = default;
+    // Moving leaves the source empty, gap included.
+    ClientList(ClientList&& other) noexcept : m_items(std::move(other.m_items)), m_front(other.m_front) { other.m_front = 0; }
+    ClientList& operator=(ClientList&& other) noexcept {
+        m_items = std::move(other.m_items);
+        m_front = other.m_front;
+        other.m_front = 0;
+        return *this;
+    }
+
     const Client* begin() const { return m_items.data() + m_front; }
     const Client* end() const { return m_items.data() + m_items.size(); }
     size_t size() const { return m_items.size() - m_front; }
@@ -60,10 +73,11 @@ private:
     }
     /// Removes `c` (each client appears once); searches from both ends.
     void remove(const Client& c);
-    void append(const ClientList& other) { m_items.insert(m_items.end(), other.begin(), other.end()); }
+    void append(const ClientList& other) { m_items.append(other.begin(), other.end()); }
 
-    std::vector<Client> m_items;
-    size_t m_front = 0;  // entries before it are a gap
+    // Most variables have one reader: it is kept inline.
+    InlineVector<Client, 1> m_items;
+    uint32_t m_front = 0;  // entries before it are a gap
 };
 
 /// Thrown when a graph would become ill-formed; the message names the node.
@@ -108,10 +122,14 @@ private:
     Type m_type;
     Graph* m_graph = nullptr;
     int m_index = 0;
+    uint32_t m_slot = 0;  // position in Graph::m_vars, for O(1) erase
     bool m_isInput = false;
-    size_t m_slot = 0;  // position in Graph::m_vars, for O(1) erase
     std::unique_ptr<Extras> m_extras;
 };
+
+/// A node's inputs and outputs, inline up to the common sizes.
+using NodeInputs = InlineVector<Variable*, 3>;
+using NodeOutputs = InlineVector<Variable*, 1>;
 
 class Node {
 public:
@@ -121,8 +139,8 @@ public:
     /// itself is another cache line.
     OpKind kind() const { return m_kind; }
     const OpPtr& opPtr() const { return m_op; }
-    const std::vector<Variable*>& inputs() const { return m_inputs; }
-    const std::vector<Variable*>& outputs() const { return m_outputs; }
+    const NodeInputs& inputs() const { return m_inputs; }
+    const NodeOutputs& outputs() const { return m_outputs; }
     Variable* input(int i) const { return m_inputs[i]; }
     Variable* output(int i) const { return m_outputs[i]; }
     int numInputs() const { return static_cast<int>(m_inputs.size()); }
@@ -137,8 +155,8 @@ private:
     friend class Graph;
     NodeId m_id = 0;
     OpPtr m_op;
-    std::vector<Variable*> m_inputs;
-    std::vector<Variable*> m_outputs;
+    NodeInputs m_inputs;
+    NodeOutputs m_outputs;
     uint32_t m_slot = 0;  // position in Graph::m_nodes, for O(1) erase
     OpKind m_kind{};
 };

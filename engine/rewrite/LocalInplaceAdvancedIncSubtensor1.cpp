@@ -62,7 +62,7 @@ public:
                 if (duplicate) {
                     // A buffer of its own: the Alloc computed once more for this node.
                     const Node* alloc = n->input(0)->owner();
-                    Node* copy = rewriter.create(alloc->opPtr(), alloc->inputs());
+                    Node* copy = rewriter.create(alloc->opPtr(), alloc->inputs().toVector());
                     rewriter.setInput(n, 0, copy->output(0));
                 }
                 OpPtr inplace = makeAdvancedIncSubtensor1(true, op.setInsteadOfInc());

@@ -68,7 +68,7 @@ public:
     void apply(Rewriter& rewriter, Node& node, const RewriteMatch& match, const RewriteOptions&) const override {
         const auto& m = static_cast<const UpcastMatch&>(match);
         const DType out = node.output(0)->type().dtype;
-        std::vector<Variable*> ins = node.inputs();
+        std::vector<Variable*> ins = node.inputs().toVector();
         for (int i : m.inputs) {
             const Variable* c = ins[i];
             ins[i] = rewriter.constant(c->constantValue().astype(out), Type::tensor(out, c->type().shape));

@@ -73,7 +73,7 @@ inline std::vector<NDArray> runNode(const OpPtr& op, const std::vector<NDArray>&
         ins.push_back(a.addInput(Type::tensor(inputs[i].dtype(), StaticShape(s.begin(), s.end())), "in" + std::to_string(i)));
     }
     Node* n = a.addNode(op, ins);
-    a.setOutputs(n->outputs());
+    a.setOutputs(n->outputs().toVector());
     auto g = a.finish();
     return run(*g, inputs);
 }

@@ -42,7 +42,7 @@ std::unique_ptr<Graph> loopGraph(OpPtr op, const Type& bufferType) {
     GraphAssembler gA;
     Variable* n = gA.addInput(Type::tensor(DType::Int64, {}), "n_steps");
     Variable* buf = gA.addInput(bufferType, "buffer");
-    gA.setOutputs(gA.addNode(std::move(op), {n, buf})->outputs());
+    gA.setOutputs(gA.addNode(std::move(op), {n, buf})->outputs().toVector());
     auto g = gA.finish();
     return g;
 }
@@ -327,7 +327,7 @@ private slots:
             Variable* n = gA.addInput(Type::tensor(DType::Int64, {}));
             Variable* ba = gA.addInput(Type::tensor(DType::Float64, {1, 3}));
             Variable* bc = gA.addInput(Type::tensor(DType::Float64, {1, 3}));
-            gA.setOutputs(gA.addNode(op, {n, ba, bc})->outputs());
+            gA.setOutputs(gA.addNode(op, {n, ba, bc})->outputs().toVector());
             auto g = gA.finish();
             ExecContext ctx;
             auto out = run(*g, {i64(5), f64({1, 3}, {1, 2, 3}), f64({1, 3}, {0, 0, 0})}, &ctx);
