@@ -92,6 +92,7 @@ Node* Graph::addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<Node
     NodeId nid = id ? *id : m_nextNodeId;
     auto where = [&] { return op->name() + "#" + std::to_string(nid); };
     if (m_nodeById.contains(nid)) throw GraphError("node id " + std::to_string(nid) + " is used twice");
+    if (m_nodes.size() >= std::numeric_limits<uint32_t>::max()) throw GraphError(where() + ": the graph has too many nodes");
     std::vector<const Type*> types;
     std::vector<const NDArray*> constants;
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -135,7 +136,6 @@ Node* Graph::addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<Node
         raw->m_outputs.push_back(v);
     }
     for (int i = 0; i < raw->numInputs(); ++i) addClient(raw->m_inputs[i], Client{raw, i});
-    if (m_nodes.size() >= std::numeric_limits<uint32_t>::max()) throw GraphError(where() + ": the graph has too many nodes");
     raw->m_slot = static_cast<uint32_t>(m_nodes.size());
     raw->m_kind = raw->m_op->kind();
     ++m_kindCounts[static_cast<size_t>(raw->m_kind)];

@@ -18,8 +18,7 @@ class IdIndex {
 public:
     /// The entry for `id`, or null.
     T* find(int64_t id) const {
-        const uint64_t k = static_cast<uint64_t>(id - m_base);
-        if (id >= m_base && k < m_dense.size()) return m_dense[k];
+        if (id >= m_base && offset(id) < m_dense.size()) return m_dense[offset(id)];
         if (m_sparse.empty()) return nullptr;
         auto it = m_sparse.find(id);
         return it == m_sparse.end() ? nullptr : it->second;
@@ -31,8 +30,8 @@ public:
         if (find(id)) return false;
         // Ids usually start near 0; a first id far from it starts the array there instead.
         if (m_dense.empty() && m_count == 0 && (id < 0 || id > 4096)) m_base = id;
-        if (id >= m_base && fitsDense(static_cast<uint64_t>(id - m_base))) {
-            const size_t k = static_cast<size_t>(id - m_base);
+        if (id >= m_base && fitsDense(offset(id))) {
+            const size_t k = static_cast<size_t>(offset(id));
             if (k >= m_dense.size()) m_dense.resize(std::max(k + 1, m_dense.size() * 3 / 2), nullptr);
             m_dense[k] = value;
         } else {
@@ -43,8 +42,8 @@ public:
     }
 
     void erase(int64_t id) {
-        const uint64_t k = static_cast<uint64_t>(id - m_base);
-        if (id >= m_base && k < m_dense.size()) {
+        if (id >= m_base && offset(id) < m_dense.size()) {
+            const size_t k = static_cast<size_t>(offset(id));
             if (m_dense[k]) --m_count;
             m_dense[k] = nullptr;
         } else if (m_sparse.erase(id)) {
@@ -55,6 +54,9 @@ public:
     size_t size() const { return m_count; }
 
 private:
+    // id - m_base for id >= m_base, in unsigned arithmetic: any two int64 ids (a file
+    // may hold both extremes) differ by less than 2^64, where the signed difference overflows.
+    uint64_t offset(int64_t id) const { return static_cast<uint64_t>(id) - static_cast<uint64_t>(m_base); }
     // Dense while the array stays within a small multiple of the entries it holds.
     bool fitsDense(uint64_t k) const { return k < m_dense.size() || k <= 4 * m_count + 4096; }
 

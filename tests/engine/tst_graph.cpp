@@ -2,9 +2,12 @@
 #include "TestSuites.h"
 #include "ir/GraphAssembler.h"
 #include "ir/Graph.h"
+#include "ir/IdIndex.h"
 #include "ir/Rewriter.h"
 
 #include <QtTest>
+
+#include <limits>
 
 using namespace tl;
 
@@ -255,6 +258,25 @@ private slots:
         QCOMPARE(g->findNode(-12), nullptr);
         QCOMPARE(g->numNodes(), size_t(2));
         QVERIFY(g->validate().empty());
+    }
+
+    // Both ends of the id range in one index: their difference overflows a signed int64.
+    void idIndexTakesIdsAtBothExtremes() {
+        IdIndex<int> index;
+        int a = 1, b = 2, c = 3;
+        const int64_t lowest = std::numeric_limits<int64_t>::min() + 1;
+        const int64_t highest = std::numeric_limits<int64_t>::max() - 1;
+        QVERIFY(index.insert(lowest, &a));
+        QVERIFY(index.insert(highest, &b));
+        QVERIFY(index.insert(lowest + 2, &c));
+        QVERIFY(!index.insert(highest, &c));
+        QCOMPARE(index.find(lowest), &a);
+        QCOMPARE(index.find(highest), &b);
+        QCOMPARE(index.find(lowest + 2), &c);
+        QCOMPARE(index.find(0), nullptr);
+        index.erase(highest);
+        QCOMPARE(index.find(highest), nullptr);
+        QCOMPARE(index.size(), size_t(2));
     }
 
     // toposort() is remembered between edits; every kind of edit shows in the next one.
