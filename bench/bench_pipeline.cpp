@@ -5,6 +5,9 @@
 // graph of one family in the same run and reports the growth exponent
 // log(t50k / t10k) / log(5) in CPU time: 1 is linear, 2 quadratic; the same
 // exponent for the clone+walk baseline, and the pipeline's cost in baseline walks.
+// It also reads a graph that is already built (no allocation) once at each size:
+// `read_ratio` is what the memory hierarchy alone does to a walk that reads what
+// every pass reads, and `ratio_over_read` the pipeline's growth beyond it.
 #include "builder/Generators.h"
 #include "rewrite/Pipeline.h"
 
@@ -94,17 +97,41 @@ double bestBaselineSeconds(const Graph& original, int repeats) {
     return best;
 }
 
+// Best CPU time of reading a clone of `original` (laid out as the pipeline's input
+// is) once in topological order: each node's op, its inputs' types and producers,
+// its outputs' readers; no allocation, warm caches.
+double bestReadSeconds(const Graph& original, int repeats) {
+    const auto g = original.clone();
+    const std::vector<Node*>& order = g->toposort();
+    double best = 1e30;
+    for (int r = 0; r < repeats; ++r) {
+        const double start = threadSeconds();
+        size_t seen = 0;
+        for (const Node* node : order) {
+            seen += node->op().cachedHash();
+            for (const Variable* in : node->inputs())
+                seen += in->type().shape.size() + static_cast<size_t>(in->type().dtype) + (in->owner() != nullptr);
+            for (const Variable* out : node->outputs()) seen += out->clients().size();
+        }
+        benchmark::DoNotOptimize(seen);
+        best = std::min(best, threadSeconds() - start);
+    }
+    return best;
+}
+
 void BM_Growth(benchmark::State& state) {
     const int kind = static_cast<int>(state.range(0));
     auto small = kGenerators[kind](10000);
     auto large = kGenerators[kind](50000);
     const Pipeline pipeline = Pipeline::fastRun();
-    double t10 = 0, t50 = 0, b10 = 0, b50 = 0;
+    double t10 = 0, t50 = 0, b10 = 0, b50 = 0, r10 = 0, r50 = 0;
     for (auto _ : state) {
         t10 = bestRunSeconds(*small, pipeline, 3);
         t50 = bestRunSeconds(*large, pipeline, 2);
         b10 = bestBaselineSeconds(*small, 3);
         b50 = bestBaselineSeconds(*large, 2);
+        r10 = bestReadSeconds(*small, 7);
+        r50 = bestReadSeconds(*large, 7);
         state.SetIterationTime(t10 + t50);
     }
     state.SetLabel(kNames[kind]);
@@ -118,6 +145,10 @@ void BM_Growth(benchmark::State& state) {
     state.counters["baseline_exponent"] = std::log(b50 / b10) / std::log(nodeRatio);
     state.counters["walks_10k"] = t10 / b10;
     state.counters["walks_50k"] = t50 / b50;
+    state.counters["read_us_10k"] = r10 * 1e6;
+    state.counters["read_us_50k"] = r50 * 1e6;
+    state.counters["read_ratio"] = r50 / r10;
+    state.counters["ratio_over_read"] = (t50 / t10) / (r50 / r10);
 }
 
 void BM_BaselineCloneAndWalk(benchmark::State& state) {
