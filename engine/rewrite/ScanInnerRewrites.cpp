@@ -48,6 +48,7 @@ public:
     std::vector<std::string> tags() const override { return {"fast_run", "scan", "inner_graph"}; }
 
     bool run(Rewriter& rewriter, const RewriteOptions& options) override {
+        if (rewriter.graph().countOfKind(OpKind::Scan) == 0) return false;  // no walk of a loop-free graph
         PipelineOptions inner;
         if (const auto* outer = dynamic_cast<const PipelineOptions*>(&options)) {
             inner.exclude = outer->exclude;
