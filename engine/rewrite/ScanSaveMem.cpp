@@ -155,7 +155,10 @@ public:
                 changed = true;
                 continue;
             }
-            int64_t rows = newFull;
+            // Kept whole, a buffer keeps its length: the trace of the new steps when it was
+            // exactly the trace, otherwise as it is (a truncated gradient's nit_sot is longer
+            // than its steps, and its rows past them are zeros the reads see).
+            int64_t rows = p.current == *steps + p.initRows ? newFull : p.current;
             if (!keepAll[i]) {
                 std::string why = p.reads.unused ? "unused, but the step reads it"
                                                  : "the reads need the last " + std::to_string(need[i]) + " row(s)";
