@@ -193,4 +193,7 @@ def save_trace(*args, **kwargs):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except ExportError as e:  # a graph the format cannot hold (a dtype tensorlens lacks): say which variable
+        sys.exit(f"pytensor_export.py: {e}")

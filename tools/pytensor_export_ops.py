@@ -6,20 +6,24 @@ Convention: the node's "op" is PyTensor's op class name ("Softmax", "CGemv",
 names, converted to JSON (dtypes as strings, tuples as lists, None as null, scalar
 ops as their keys, a Blockwise's core op as a nested {"kind", "params"}); an op that
 destroys or views its inputs also carries "destroy_map" / "view_map" ({output:
-[inputs]}). Elemwise keeps its family with any scalar op of pytensor.scalar under the
-keys of SCALAR_OPS; CAReduce ops that tensorlens's Reduce does not cover are written
-under their class name with scalar_op, axis, dtype and acc_dtype.
+[inputs]}). Elemwise keeps its family with any scalar op, under its key (scalar_key:
+SCALAR_OPS, the entries of engine/ops/ScalarOps.def, else the lower-case class name);
+CAReduce ops that tensorlens's Reduce does not cover are written under their class
+name with scalar_op, axis, dtype and acc_dtype.
 """
 
 import math
 import os
 import re
+from collections.abc import Mapping
 
 import numpy as np
 
-# PyTensor scalar op classes -> scalar op keys. The first block is tensorlens's
-# engine/ops/ScalarOps.def (keep the two in step); the rest follow the same rule
-# (PyTensor's lower-case name) for scalar ops tensorlens does not have yet.
+# PyTensor scalar op classes -> scalar op keys, where the key is not found otherwise. The
+# first block is tensorlens's engine/ops/ScalarOps.def; the rest follow the same rule
+# (PyTensor's lower-case name) for scalar ops tensorlens does not have yet. A class not
+# listed takes the key of the ScalarOps.def entry named like it, else its lower-case class
+# name (scalar_key), so an op added to ScalarOps.def needs no entry here.
 SCALAR_OPS = {
     "Add": "add", "Sub": "sub", "Mul": "mul", "TrueDiv": "true_div", "IntDiv": "int_div", "Mod": "mod",
     "Neg": "neg", "Abs": "abs", "Exp": "exp", "Log": "log", "Log1p": "log1p", "Expm1": "expm1",
@@ -59,29 +63,47 @@ _ENGINE = os.path.join(os.path.dirname(_TOOLS), "engine")
 _known = None
 
 
-def tensorlens_names():
-    """(op kinds, scalar op keys) of the tensorlens checkout beside this file
-    (engine/ir/OpKinds.def, engine/ops/ScalarOps.def), or None where there is none."""
+def _read_names():
+    """(op kinds, scalar op keys, {enum or inner name: key}) of engine/ir/OpKinds.def and
+    engine/ops/ScalarOps.def beside this file, or (None, None, {}) where there is none."""
     global _known
     if _known is None:
         try:
             with open(os.path.join(_ENGINE, "ir", "OpKinds.def")) as f:
                 kinds = set(re.findall(r'^TL_OP_KIND\(\w+,\s*"([^"]+)"\)', f.read(), re.M))
             with open(os.path.join(_ENGINE, "ops", "ScalarOps.def")) as f:
-                scalars = set(re.findall(r'^TL_SCALAR_OP\(\w+,\s*"([^"]+)"', f.read(), re.M))
-            _known = (kinds, scalars)
+                entries = re.findall(r'^TL_SCALAR_OP\((\w+),\s*"([^"]+)",\s*"([^"]+)"', f.read(), re.M)
+            aliases = {}
+            for enum, key, inner in entries:
+                aliases.setdefault(enum, key)
+                aliases.setdefault(inner, key)
+            _known = (kinds, {key for _, key, _ in entries}, aliases)
         except OSError:
-            _known = (None, None)
-    return None if _known[0] is None else _known
+            _known = (None, None, {})
+    return _known
+
+
+def tensorlens_names():
+    """(op kinds, scalar op keys) of the tensorlens checkout beside this file
+    (engine/ir/OpKinds.def, engine/ops/ScalarOps.def), or None where there is none."""
+    kinds, scalars, _ = _read_names()
+    return None if kinds is None else (kinds, scalars)
 
 
 def scalar_key(sop):
+    """The scalar op's key: SCALAR_OPS by class name; else the key of the ScalarOps.def entry
+    whose enum is the class name or whose inner name is PyTensor's str(sop) (so a scalar op
+    tensorlens gains is found without an entry here); else the class name in lower case
+    (XlogX -> "xlogx"), which the loader reports as an unknown scalar op."""
     name = type(sop).__name__
     if name == "Composite":
         return "composite"
     if is_scalar_loop(sop):
         return "scalar_loop"
-    return SCALAR_OPS.get(name)
+    if name in SCALAR_OPS:
+        return SCALAR_OPS[name]
+    aliases = _read_names()[2]
+    return aliases.get(name) or aliases.get(str(sop)) or name.lower()
 
 
 def is_scalar_loop(sop):
@@ -89,10 +111,8 @@ def is_scalar_loop(sop):
 
 
 def scalar_params(sop):
-    """{"scalar_op": key, ...its own params} of a scalar op, or None for one the table lacks."""
+    """{"scalar_op": key, ...its own params} of a scalar op (scalar_key: every scalar op has one)."""
     key = scalar_key(sop)
-    if key is None:
-        return None
     p = {"scalar_op": key}
     extra = SCALAR_PROPS.get(type(sop).__name__)
     if extra:
@@ -103,8 +123,10 @@ def scalar_params(sop):
     return p
 
 
-def prop_json(v):
-    """A prop value as JSON."""
+def prop_json(v, op_entry=None):
+    """A prop value as JSON. `op_entry(op)` gives (kind, params) of a nested op (a Blockwise's
+    core op); the graph writer passes its own, so a core op is written as the same op at top
+    level is (default: op_json)."""
     if v is None or isinstance(v, str):
         return v
     if isinstance(v, (bool, np.bool_)):
@@ -121,17 +143,17 @@ def prop_json(v):
     if isinstance(v, slice):
         return [prop_json(v.start), prop_json(v.stop), prop_json(v.step)]
     if isinstance(v, (frozenset, set)):
-        return sorted((prop_json(x) for x in v), key=repr)
+        return sorted((prop_json(x, op_entry) for x in v), key=repr)
     if isinstance(v, (tuple, list)):
-        return [prop_json(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): prop_json(x) for k, x in v.items()}
+        return [prop_json(x, op_entry) for x in v]
+    if isinstance(v, Mapping):  # dict, PyTensor's frozendict
+        return {str(k): prop_json(x, op_entry) for k, x in v.items()}
     if isinstance(v, np.ndarray):
-        return [prop_json(x) for x in v.tolist()]
+        return [prop_json(x, op_entry) for x in v.tolist()]
     if hasattr(v, "nin") and hasattr(v, "impl") and hasattr(v, "output_types"):  # a ScalarOp
-        return scalar_key(v) or str(v)
+        return scalar_key(v)
     if hasattr(v, "make_node"):  # an Op (a Blockwise's core op)
-        kind, params = op_json(v)
+        kind, params = (op_entry or op_json)(v)
         return {"kind": kind, "params": params}
     if hasattr(v, "dtype") and hasattr(v, "ndim"):  # a Type
         return str(v)
@@ -142,15 +164,15 @@ def alias_json(m):
     return {str(o): [int(i) for i in ins] for o, ins in sorted((m or {}).items())}
 
 
-def op_json(op):
+def op_json(op, op_entry=None):
     """(kind, params) of an op under its PyTensor class name: its __props__ as JSON, with its
-    destroy_map / view_map where it has them."""
+    destroy_map / view_map where it has them; nested ops by `op_entry` (prop_json)."""
     kind = type(op).__name__
     params = {}
     for name in getattr(type(op), "__props__", ()) or ():
         if name in ("fgraph", "output_types_preference"):
             continue
-        params[name] = prop_json(getattr(op, name, None))
+        params[name] = prop_json(getattr(op, name, None), op_entry)
     for name in GRAPH_OP_ATTRS.get(kind, ()):
         if hasattr(op, name):
             params[name] = prop_json(getattr(op, name))

@@ -9,17 +9,42 @@ import numpy as np
 import pytensor.scalar as ps
 from pytensor.graph.basic import Constant
 from pytensor.graph.fg import FunctionGraph
+from pytensor.tensor.type import TensorType
 
 from pytensor_export_ops import careduce_json, is_scalar_loop as _is_scalar_loop, op_json, scalar_params, \
     tensorlens_names
 
-DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "float32", "float64"}
+_DTYPE_ORDER = ["bool", "int8", "int16", "int32", "int64", "uint8", "float32", "float64"]  # engine/core/DType.h
+DTYPES = set(_DTYPE_ORDER)
 RANDOM_NOTE = "a random variable: tensorlens does not imitate NumPy's generators"
 # Variables of these PyTensor types are written with type kinds of their own (docs/pytensor-export.md).
 OTHER_TYPES = {"SliceType": "slice", "NoneTypeT": "none"}
 
 class ExportError(ValueError):
     """A graph tensorlens's format cannot hold (e.g. a dtype it lacks)."""
+
+
+class DTypeError(ExportError):
+    """A tensor or scalar variable of a dtype tensorlens lacks (uint16, uint32, complex128...):
+    the export fails, naming the variable, rather than writing its nodes as Opaque."""
+
+
+def _check_dtype(v):
+    """Raises DTypeError for a TensorType / ScalarType variable whose dtype is not in DTYPES."""
+    t = v.type
+    if not isinstance(t, (TensorType, ps.ScalarType)):
+        return
+    dtype = str(t.dtype)
+    if dtype in DTYPES:
+        return
+    what = f"variable '{v.name}'" if v.name else f"variable {v}"
+    if v.owner is not None:
+        what += f" (an output of {v.owner.op})"
+    elif isinstance(v, Constant):
+        what = "constant " + what[len("variable "):]
+    raise DTypeError(f"{what} of type {t} has dtype {dtype}, which tensorlens does not have "
+                     f"(its dtypes: {', '.join(sorted(DTYPES, key=_DTYPE_ORDER.index))}); "
+                     f"cast it to one of them before exporting")
 
 
 # ---------------------------------------------------------------- values and types
@@ -130,6 +155,7 @@ class _Writer:
         return self.var_ids[v]
 
     def _written(self, v):
+        _check_dtype(v)
         return _written_type(v.type, self.opaque_unknown)
 
     def _ref(self, v):
@@ -232,23 +258,23 @@ class _Writer:
         return "Opaque", p, None
 
     def _op(self, node, bad_inputs=False):
-        if self.scalar:
-            sp = _scalar_params(node.op)
-            if sp is None:
-                raise ExportError(f"the scalar op {node.op} has no tensorlens counterpart")
-            nested = sp["scalar_op"] in ("composite", "scalar_loop")  # a Composite inside a Composite
-            return "Scalar", sp, _scalar_body(node.op, self.notes) if nested else None
+        if self.scalar:  # a node of a Composite body
+            return self._scalar_op(node.op)
         if any(c.__name__ == "RandomVariable" for c in type(node.op).__mro__):
             return self._opaque(node, RANDOM_NOTE)
         if bad_inputs or not all(self._written(v) for v in node.outputs):
             return self._opaque(node, "a type tensorlens cannot hold")
         try:
             r = self._known_op(node)
+        except DTypeError:
+            raise
         except ExportError:  # not as tensorlens's family: under its PyTensor name
             r = None
         if r is None:
             try:
-                r = self._new_op(node)
+                r = self._new_op(node.op)
+            except DTypeError:
+                raise
             except ExportError as e:
                 return self._opaque(node, str(e))
         missing = _missing_names(r)
@@ -258,17 +284,42 @@ class _Writer:
             self.notes.append(f"{node.op}: written as {missing}, which this tensorlens lacks")
         return r
 
-    def _new_op(self, node):
+    def _op_of(self, op):
+        """(op, params, inner) of an op without its node (a Blockwise's core op), exactly as
+        the same op is written at top level: tensorlens's family, else its PyTensor name."""
+        try:
+            r = self._family(op)
+        except DTypeError:
+            raise
+        except ExportError:
+            r = None
+        return r if r is not None else self._new_op(op)
+
+    def _scalar_op(self, sop):
+        """A scalar op as a "Scalar" node: the nodes of a Composite body, and scalar ops
+        PyTensor applies outside one (ps.neg(1) from local_fill_to_alloc)."""
+        sp = _scalar_params(sop)
+        nested = sp["scalar_op"] in ("composite", "scalar_loop")  # a Composite inside a Composite
+        return "Scalar", sp, _scalar_body(sop, self.notes) if nested else None
+
+    def _new_op(self, op):
         """Ops under their PyTensor class names (pytensor_export_ops)."""
-        op = node.op
         if any(c.__name__ == "CAReduce" for c in type(op).__mro__):
             kind, params = careduce_json(op)
             inner = _scalar_body(op.scalar_op, self.notes) if params["scalar_op"] == "composite" else None
             return kind, params, inner
         if _class(op) == "Scan":
             raise ExportError("a Scan whose types tensorlens cannot hold")
-        kind, params = op_json(op)
-        inner = None
+        nested_inner = []
+
+        def nested(core):  # a Blockwise's core op: as at top level; its inner graph is the node's
+            kind, params, inner = self._op_of(core)
+            if inner is not None:
+                nested_inner.append(inner)
+            return kind, params
+
+        kind, params = op_json(op, nested)
+        inner = nested_inner[0] if len(nested_inner) == 1 else None
         fg = getattr(op, "fgraph", None)
         # An OpFromGraph that ran has compiled its inner graph (op._fn): that rewritten
         # graph is what it computes, and what pytensor.dprint prints.
@@ -286,22 +337,27 @@ class _Writer:
         return kind, params, inner
 
     def _known_op(self, node):
-        op = node.op
-        name = _class(op)
+        """The node as one of tensorlens's op families (_family), or None; ExportError where
+        its types or inputs do not fit the family."""
         if any(not _supported_type(v.type) for v in list(node.inputs) + list(node.outputs)):
             raise ExportError("a type tensorlens cannot hold")
+        if _class(node.op) == "SpecifyShape" and (
+            any(isinstance(v, Constant) and v.data is None for v in node.inputs[1:])
+            or any(_class(v.type) == "NoneTypeT" for v in node.inputs[1:])
+        ):
+            raise ExportError("SpecifyShape with None dims")
+        return self._family(node.op)
+
+    def _family(self, op):
+        """(op, params, inner) of an op as one of tensorlens's op families, or None. Used for
+        nodes and for ops nested in others (a Blockwise's core op), so both are written alike."""
+        name = _class(op)
+        if isinstance(op, ps.ScalarOp):
+            return self._scalar_op(op)
         if name == "Elemwise":
             sop = op.scalar_op
-            p = {}
-            inner = None
-            if _class(sop) == "Composite" or _is_scalar_loop(sop):
-                p.update(_scalar_params(sop))
-                inner = _scalar_body(sop, self.notes)
-            else:
-                sp = _scalar_params(sop)
-                if sp is None:
-                    return None
-                p.update(sp)
+            p = dict(_scalar_params(sop))  # a scalar op tensorlens lacks too: under its key, which loading names
+            inner = _scalar_body(sop, self.notes) if _class(sop) == "Composite" or _is_scalar_loop(sop) else None
             if op.inplace_pattern:
                 p["inplace_pattern"] = {str(o): int(i) for o, i in op.inplace_pattern.items()}
             return "Elemwise", p, inner
@@ -309,20 +365,14 @@ class _Writer:
             return "DimShuffle", {"input_ndim": int(op.input_ndim), "new_order": [o if o == "x" else int(o) for o in op.new_order]}, None
         if name == "Unbroadcast":
             return "Unbroadcast", {"axes": sorted(int(a) for a in op.axes)}, None
-        if name == "SpecifyShape":
-            if any(isinstance(v, Constant) and v.data is None for v in node.inputs[1:]) or any(
-                _class(v.type) == "NoneTypeT" for v in node.inputs[1:]
-            ):
-                raise ExportError("SpecifyShape with None dims")
-            return "SpecifyShape", {}, None
-        if name in ("Shape", "Join", "Dot", "Alloc", "DeepCopyOp", "ScalarFromTensor", "TensorFromScalar"):
+        if name in ("SpecifyShape", "Shape", "Join", "Dot", "Alloc", "DeepCopyOp", "ScalarFromTensor", "TensorFromScalar"):
             return name, {}, None
         if name == "Shape_i":
             return "Shape_i", {"i": int(op.i)}, None
         if name == "Reshape":
             return "Reshape", {"ndim": int(op.ndim)}, None
         if name in REDUCE_CLASSES:
-            return self._reduce(node)
+            return self._reduce(op)
         if name == "Subtensor":
             return "Subtensor", {"idx_list": _idx_list(op.idx_list)}, None
         if name == "IncSubtensor":
@@ -333,14 +383,13 @@ class _Writer:
         if name == "Assert":
             return "Assert", {"msg": str(op.msg)}, None
         if name == "Scan":
-            return self._scan(node)
+            return self._scan(op)
         return None
 
-    def _reduce(self, node):
+    def _reduce(self, op):
         """A CAReduce (Sum, Max, Min, All, Any, Prod, ProdWithoutZeros, CAReduce{...}) as
         tensorlens's Reduce: its class as "op", its axes, dtype and acc_dtype where PyTensor
         set them, and for CAReduce its scalar op (a Composite's body as the node's inner)."""
-        op = node.op
         name = _class(op)
         axis = getattr(op, "axis", None)
         p = {"op": name, "axes": None if axis is None else [int(a) for a in axis]}
@@ -363,8 +412,7 @@ class _Writer:
             p["no_zeros_in_input"] = True
         return "Reduce", p, inner
 
-    def _scan(self, node):
-        op = node.op
+    def _scan(self, op):
         info = op.info
         if info.n_mit_mot:
             mm_in = [[int(t) for t in s] for s in info.mit_mot_in_slices]
@@ -420,15 +468,19 @@ def _is_op_from_graph(op):
 def _missing_names(r):
     """What of an op's (kind, params, inner) the tensorlens checkout beside this file lacks:
     "op kind 'Softmax'", "scalar op 'gammaln'", or "" (also where there is no checkout)."""
+    return ", ".join(_missing_list(r))
+
+
+def _missing_list(r):
     known = tensorlens_names()
     if known is None:
-        return ""
+        return []
     kinds, scalars = known
     kind, params, inner = r
     missing = [] if kind in kinds else [f"op kind '{kind}'"]
     core = params.get("core_op") if kind == "Blockwise" else None
-    if isinstance(core, dict) and core.get("kind") not in kinds:
-        missing.append(f"op kind '{core.get('kind')}'")
+    if isinstance(core, dict):  # written as at top level, with the node's inner graph
+        missing += [m for m in _missing_list((core.get("kind"), core.get("params") or {}, inner)) if m not in missing]
     keys = set()
     if kind in ("Elemwise", "Scalar") or "scalar_op" in params:
         keys.add(params.get("scalar_op"))
@@ -440,7 +492,7 @@ def _missing_names(r):
                 stack.append(n["inner"])
     keys.discard("composite")
     missing += [f"scalar op '{k}'" for k in sorted(k for k in keys if k and k not in scalars)]
-    return ", ".join(missing)
+    return missing
 
 
 def _scalar_body(composite, notes):
