@@ -172,6 +172,9 @@ def record_rewrites(inputs, outputs, mode="FAST_RUN", notes=None, opaque_unknown
     (a name or a Mode): the graph before rewriting and one step per committed change.
     Shared variables the outputs use are inputs, as `pytensor.function` makes them."""
     notes = [] if notes is None else notes
+    # The mode's name as given; a Mode object's optimizer may print with its address,
+    # which would make two exports of one program differ.
+    mode_name = mode if isinstance(mode, str) else type(mode).__name__
     mode = get_mode(mode)
     ins = [In(v) for v in inputs]
     given = set(inputs)
@@ -197,7 +200,7 @@ def record_rewrites(inputs, outputs, mode="FAST_RUN", notes=None, opaque_unknown
         "format": "tensorlens-trace",
         "version": 1,
         "original": rec.original,
-        "settings": {"source": "pytensor", "mode": str(getattr(mode, "provided_optimizer", "") or "FAST_RUN")},
+        "settings": {"source": "pytensor", "mode": mode_name},
         "steps": rec.steps,
         "failures": {},
     }
