@@ -1,8 +1,9 @@
 // The equilibrium drivers of the early phases (shape, useless, canonicalize,
-// specialize): which node rewrites each runs, in priority order (a node meets them in
-// this order and the first that matches fires). PyTensor registers most useless and
-// shape rewrites in canonicalize and specialize too; so does this list, so what
-// constant folding or the canonizers expose is cleaned up in the same fixpoint.
+// specialize, uncanonicalize): which node rewrites each runs, in priority order (a
+// node meets them in this order and the first that matches fires). PyTensor
+// registers most useless and shape rewrites in canonicalize and specialize too; so
+// does this list, so what constant folding or the canonizers expose is cleaned up in
+// the same fixpoint.
 #include "rewrite/EquilibriumDriver.h"
 #include "rewrite/Rewrites.h"
 
@@ -30,15 +31,21 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                   {&constantFolding(), &localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
                    &localUselessElemwise(), &localUselessAlloc(), &shapeOfStaticShape(), &shapeIOfStaticDim(),
                    &localShapeToShapeI(), &localTrackShapeI(), &localDimshuffleLift(), &localAddCanonizer(),
-                   &localMulCanonizer(), &localUpcastElemwiseConstantInputs()});
+                   &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localUpcastElemwiseConstantInputs()});
 }
 
 std::unique_ptr<GraphPass> makeSpecializeDriver() {
     return driver("specialize", {"fast_run", "specialize"},
-                  {&constantFolding(), &localPowSpecialize(), &localPowToNestedSquaring(), &localMulSpecialize(), &localAddRemoveZeros(),
+                  {&constantFolding(), &localPowSpecialize(), &localPowToNestedSquaring(), &localMulSpecialize(), &localMulSwitchSink(), &localAddRemoveZeros(),
                    &localUselessElemwise(), &localUselessSpecifyShape(), &localUselessUnbroadcast(),
                    &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &localTrackShapeI(), &localReplaceAdvancedSubtensor(), &localAdvancedIncSubtensorToAdvancedIncSubtensor1()});
+}
+
+// PyTensor's uncanonicalize (position 3, after specialize): of its rewrites only
+// local_max_to_min so far.
+std::unique_ptr<GraphPass> makeUncanonicalizeDriver() {
+    return driver("uncanonicalize", {"fast_run", "uncanonicalize"}, {&localMaxToMin()});
 }
 
 } // namespace tl

@@ -43,6 +43,7 @@ Pipeline Pipeline::fastRun() {
         "scan_save_mem", std::vector<std::string>{"fast_run", "scan", "scan_save_mem"},
         std::vector<const NodeRewrite*>{&scanSaveMem()})));
     p.addPhase("specialize", passList(makeSpecializeDriver()));
+    p.addPhase("uncanonicalize", passList(makeUncanonicalizeDriver()));
     p.addPhase("fusion", passList(makeElemwiseFusion(), makeCareduceFusionDriver(), makeScanInnerRewrites(InnerRewriteStage::Late)));
     p.addPhase("inplace", passList(makeBlockwiseInplace(), makeInplaceSetSubtensor(), makeInplaceElemwise(),
                                    std::make_unique<EquilibriumDriver>(  // PyTensor's position 60: core ops keep inplace

@@ -155,6 +155,13 @@ std::optional<ScalarOpCode> plainElemwiseCode(const Node& node) {
     return e.scalarOp();
 }
 
+std::optional<int> zeroBranchOfSwitch(const Node& node) {
+    if (plainElemwiseCode(node) != ScalarOpCode::Switch) return std::nullopt;
+    for (int branch = 0; branch < 2; ++branch)
+        if (isConstantEqualTo(*node.input(1 + branch), 0.0)) return branch;
+    return std::nullopt;
+}
+
 std::optional<double> powExponentKeepingShape(const Node& node, const char*& why) {
     auto code = plainElemwiseCode(node);
     if (!code || *code != ScalarOpCode::Pow) {

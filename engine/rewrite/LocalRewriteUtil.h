@@ -55,6 +55,10 @@ bool sameBroadcastPattern(const Type& a, const Type& b);
 /// The Elemwise scalar op of a node (nullopt for other ops, Composites and inplace Elemwise).
 std::optional<ScalarOpCode> plainElemwiseCode(const Node& node);
 
+/// For a plain `switch(cond, a, b)` node: 0 when `a` is a constant 0, else 1 when `b`
+/// is (the branch the switch sinks keep); nullopt for any other node.
+std::optional<int> zeroBranchOfSwitch(const Node& node);
+
 /// For `pow(x, c)` whose exponent is a constant holding one value and does not
 /// broadcast x (the result has x's shape, cast to the output dtype): that value.
 /// Otherwise nullopt, and `why` says which condition failed.

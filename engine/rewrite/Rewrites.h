@@ -36,11 +36,16 @@ const NodeRewrite& localDimshuffleLift();
 const NodeRewrite& localAddCanonizer();
 const NodeRewrite& localMulCanonizer();
 const NodeRewrite& localUpcastElemwiseConstantInputs();
+/// mul(A, switch(c, 0, y)) -> switch(c, 0, mul(A, y)), also in specialize; the same for a quotient's numerator.
+const NodeRewrite& localMulSwitchSink();
+const NodeRewrite& localDivSwitchSink();
 /// Specialize phase.
 const NodeRewrite& localPowSpecialize();
 const NodeRewrite& localPowToNestedSquaring();
 const NodeRewrite& localMulSpecialize();
 const NodeRewrite& localAddRemoveZeros();
+/// Uncanonicalize phase: neg(Max(neg(x))) -> Min(x).
+const NodeRewrite& localMaxToMin();
 /// The equilibrium drivers of phases shape, useless, canonicalize and specialize with
 /// the rewrites above (lists in EarlyPhaseDrivers.cpp); canonicalize also runs in
 /// Pipeline::innerGraph().
@@ -48,6 +53,7 @@ std::unique_ptr<GraphPass> makeShapeDriver();
 std::unique_ptr<GraphPass> makeUselessDriver();
 std::unique_ptr<GraphPass> makeCanonicalizeDriver();
 std::unique_ptr<GraphPass> makeSpecializeDriver();
+std::unique_ptr<GraphPass> makeUncanonicalizeDriver();
 
 // ---- fusion, inner graphs, inplace, output protection ----
 /// elemwise_fusion: PyTensor's FusionOptimizer: connected Elemwise nodes of one broadcast
