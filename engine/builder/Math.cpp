@@ -203,5 +203,7 @@ Var owensT(const Var& h, const Var& a) { return binary(ScalarOpCode::OwensT, h, 
 Var hyp2f1(const Var& a, const Var& b, const Var& c, const Var& z) {
     return applyScalar(ScalarOpCode::Hyp2F1, {a, b, c, z});
 }
+Var xlogx(const Var& x) { return unary(ScalarOpCode::XlogX, x); }
+Var xlogy0(const Var& x, const Var& y) { return binary(ScalarOpCode::XlogY0, x, y); }
 
 } // namespace tl

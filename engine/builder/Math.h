@@ -130,6 +130,10 @@ Var ive(const Var& v, const Var& x);
 Var kve(const Var& v, const Var& x);
 Var owensT(const Var& h, const Var& a);
 Var hyp2f1(const Var& a, const Var& b, const Var& c, const Var& z);
+/// pytensor.tensor.xlogx.xlogx: x log x, 0 where x == 0.
+Var xlogx(const Var& x);
+/// pytensor.tensor.xlogx.xlogy0: x log y, 0 where x == 0.
+Var xlogy0(const Var& x, const Var& y);
 
 /// switch(cond, ift, iff) (`switch` is a C++ keyword; pt.where with three arguments is the same).
 Var switch_(const Var& cond, const Var& ift, const Var& iff);

@@ -36,6 +36,12 @@ OpPtr makePivotToPermutations(bool inverse = true);
 /// mode: "full", "economic", "r" or "raw".
 OpPtr makeQR(const std::string& mode = "full", bool overwriteA = false, bool pivoting = false, bool checkFinite = false);
 OpPtr makeEigvalsh(bool lower = true);
+
+// The gradient ops pytensor.grad builds for Eigh and Eigvalsh (ops/LinalgSpectralGrad.cpp).
+/// EighGrad(x, w, v, gw, gv): the gradient wrt x of Eigh{UPLO}(x) = (w, v).
+OpPtr makeEighGrad(const std::string& uplo = "L");
+/// EigvalshGrad(a, b, gw): the gradients (ga, gb) of Eigvalsh{lower}(a, b).
+OpPtr makeEigvalshGrad(bool lower = true);
 OpPtr makeExpm();
 OpPtr makeBilinearSolveDiscreteLyapunov();
 OpPtr makeBlockDiagonal(int nInputs);

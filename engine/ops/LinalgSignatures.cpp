@@ -23,6 +23,8 @@ bool isLinalgKind(OpKind kind) {
     case OpKind::QR:
     case OpKind::Eigh:
     case OpKind::Eigvalsh:
+    case OpKind::EighGrad:
+    case OpKind::EigvalshGrad:
     case OpKind::SVD:
     case OpKind::MatrixPinv:
     case OpKind::Lstsq:

@@ -192,6 +192,8 @@ TL_FN2(FIv, iv)
 TL_FN2(FIve, ive)
 TL_FN2(FKve, kve)
 TL_FN2(FOwensT, owensT)
+TL_FN1(FXlogX, xlogx)
+TL_FN2(FXlogY0, xlogy0)
 struct FBetaInc {
     template <typename T> static T apply(T a, T b, T x) { return scalar_fn::betaInc(a, b, x); }
 };
@@ -369,6 +371,8 @@ BlockFn scalarBlockKernel(ScalarOpCode code, DType compute) {
     case C::Kve: return pick<FKve, 2, A::Float>(compute);
     case C::OwensT: return pick<FOwensT, 2, A::Float>(compute);
     case C::Hyp2F1: return pick<FHyp2F1, 4, A::Float>(compute);
+    case C::XlogX: return pick<FXlogX, 1, A::Float>(compute);
+    case C::XlogY0: return pick<FXlogY0, 2, A::Float>(compute);
     }
     return nullptr;
 }

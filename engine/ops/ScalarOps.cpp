@@ -207,7 +207,9 @@ DType scalarOutputDType(ScalarOpCode code, std::span<const DType> ins, DType cas
     case C::Ive:
     case C::Kve:
     case C::OwensT:
-    case C::Hyp2F1: {
+    case C::Hyp2F1:
+    case C::XlogX:
+    case C::XlogY0: {
         // upgrade_to_float(*types): each input upgraded, then upcast (one input: just upgraded).
         std::vector<DType> ups;
         for (DType d : ins) ups.push_back(upgradeToFloat(d));
@@ -228,6 +230,13 @@ DType scalarComputeDType(ScalarOpCode code, std::span<const DType> ins, DType ca
     case C::IsNan:
     case C::IsInf:  // the predicate reads its input as it is
     case C::Cast: return ins[0];
+    case C::XlogX:
+    case C::XlogY0: {
+        // PyTensor's C code takes a float x only; for a discrete x it runs the Python impl,
+        // which computes in float64 and rounds to the output dtype.
+        const DType out = scalarOutputDType(code, ins, castTo);
+        return isFloat(ins[0]) ? out : DType::Float64;
+    }
     default: return scalarOutputDType(code, ins, castTo);
     }
 }

@@ -33,8 +33,9 @@ inline constexpr int kNumScalarOps = 0
 #undef TL_SCALAR_OP
     ;
 // The 35 core scalar ops, 18 more (sign ... clip), 11 of pytensor.scalar.basic (second ...
-// arctanh, mul_without_zeros) and 27 special functions (docs/semantics.md#scalar-ops).
-static_assert(kNumScalarOps == 91, "91 scalar ops; update the tables switching over them");
+// arctanh, mul_without_zeros), 27 special functions and xlogx, xlogy0
+// (docs/semantics.md#scalar-ops).
+static_assert(kNumScalarOps == 93, "93 scalar ops; update the tables switching over them");
 
 struct ScalarOpInfo {
     std::string_view key;        // "lt": the JSON name (docs/semantics.md#scalar-ops)
@@ -378,6 +379,11 @@ template <typename T> inline T hyp2f1(T a, T b, T c, T z) {
                                           static_cast<double>(z)));
 }
 template <typename T> inline T identity(T a) { return a; }
+
+// ---- pytensor/tensor/xlogx.py: PyTensor's C code `x == 0.0 ? 0.0 : x * log(x)`, so
+// 0 log 0, 0 log NaN and 0 log inf are 0 and -0.0 counts as 0. Float types only.
+template <typename T> inline T xlogx(T x) { return x == T(0) ? T(0) : x * std::log(x); }
+template <typename T> inline T xlogy0(T x, T y) { return x == T(0) ? T(0) : x * std::log(y); }
 
 } // namespace scalar_fn
 

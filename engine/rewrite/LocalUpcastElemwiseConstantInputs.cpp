@@ -6,8 +6,8 @@
 // PyTensor matches the scalar ops by their output-type rule: exactly `upcast_out`
 // (add, mul, true_div, int_div, mod, maximum, minimum, mul_without_zeros) or
 // `upgrade_to_float` (exp, log, the trigonometric functions, erf, the gamma family,
-// the Bessel functions, ...). Ops with a variant of those rules are not matched:
-// sub (`upcast_out_nobool`), pow (`upcast_out_min8`), clip (`upcast_out_no_complex`),
+// the Bessel functions, xlogx, xlogy0, ...). Ops with a variant of those rules are not
+// matched: sub (`upcast_out_nobool`), pow (`upcast_out_min8`), clip (`upcast_out_no_complex`),
 // floor, ceil, trunc, erfc, erfcx, erfinv, tri_gamma, betainc (`..._no_complex`),
 // and comparisons, casts, switch, sqr, neg keep their constants as they are.
 #include "ops/Elemwise.h"
@@ -31,6 +31,7 @@ bool upcastsItsInputs(ScalarOpCode code) {
     case C::GammaInc: case C::GammaIncC: case C::GammaIncInv: case C::GammaIncCInv: case C::GammaU: case C::GammaL:
     case C::Jv: case C::J1: case C::J0: case C::Iv: case C::I1: case C::I0: case C::Ive: case C::Kve:
     case C::Sigmoid: case C::Softplus: case C::Log1mexp: case C::Hyp2F1: case C::OwensT:
+    case C::XlogX: case C::XlogY0:
         return true;
     default:
         return false;
@@ -55,7 +56,10 @@ public:
         const DType out = node.output(0)->type().dtype;
         std::vector<DType> dts;
         for (const Variable* v : node.inputs()) dts.push_back(v->type().dtype);
-        if (scalarComputeDType(*code, dts) != out) return MatchResult::fail("the op does not compute in its output dtype");
+        // xlogx and xlogy0 compute a discrete x in float64 (PyTensor's Python impl), but their
+        // rule is upgrade_to_float all the same: PyTensor upcasts their constants too.
+        const bool xlog = *code == ScalarOpCode::XlogX || *code == ScalarOpCode::XlogY0;
+        if (!xlog && scalarComputeDType(*code, dts) != out) return MatchResult::fail("the op does not compute in its output dtype");
         auto m = std::make_unique<UpcastMatch>();
         for (int i = 0; i < node.numInputs(); ++i) {
             const Variable* v = node.input(i);

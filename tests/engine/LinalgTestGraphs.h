@@ -46,6 +46,8 @@ inline std::vector<Variable*> linalgOpKinds(G& o) {
     out.push_back(o.ap(makeBilinearSolveDiscreteLyapunov(), {a, a}));                 // BilinearSolveDiscreteLyapunov
     out.push_back(o.ap(makeBlockDiagonal(2), {a, a}));                                // BlockDiagonal
     out.push_back(o.ap(makeKroneckerProduct(), {a, a}));                              // KroneckerProduct
+    out.push_back(o.ap(makeEighGrad(), {a, b, a, b, a}));                             // EighGrad
+    out.push_back(o.ap(makeEigvalshGrad(), {a, a, b}));                               // EigvalshGrad
     return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // What the linear-algebra and BLAS suites share: the reference values NumPy and SciPy
-// computed (tests/data/linalg_reference.json, made by tests/data/make_linalg_reference.py),
+// computed (tests/data/linalg_reference.json, made by tests/data/make_linalg_reference.py,
+// and PyTensor's gradient ops in linalg_grad_reference.json beside it),
 // running one op on arrays, and running a node of it in a graph so errors carry the
 // node's name as users see them.
 #include "ShapeOpsTestUtil.h"
@@ -41,20 +42,23 @@ inline NDArray arrayFromRef(const nlohmann::json& j) {
         if (t == "nan") data.push_back(std::numeric_limits<double>::quiet_NaN());
         else if (t == "inf" || t == "-inf") data.push_back(t == "inf" ? std::numeric_limits<double>::infinity()
                                                                        : -std::numeric_limits<double>::infinity());
-        else throw std::runtime_error("tests/data/linalg_reference.json: bad number '" + t + "'");
+        else throw std::runtime_error("tests/data: bad number '" + t + "' in a reference case");
     }
     return NDArray::fromVector(d, s, data);
 }
 
-/// A case of tests/data/linalg_reference.json; throws naming it when missing.
-inline RefCase refCase(const std::string& name) {
-    static const nlohmann::json doc = [] {
-        std::ifstream in(sourcePath("tests/data/linalg_reference.json"));
-        if (!in) throw std::runtime_error("tests/data/linalg_reference.json is missing");
-        return nlohmann::json::parse(in);
-    }();
-    const auto& cases = doc["cases"];
-    if (!cases.contains(name)) throw std::runtime_error("no reference case " + name);
+/// A case of tests/data/<file>: linalg_reference.json, or another file of its format
+/// (linalg_grad_reference.json, PyTensor's gradient ops); throws naming it when missing.
+inline RefCase refCase(const std::string& name, const std::string& file = "linalg_reference.json") {
+    static std::map<std::string, nlohmann::json> docs;
+    auto doc = docs.find(file);
+    if (doc == docs.end()) {
+        std::ifstream in(sourcePath("tests/data/" + file));
+        if (!in) throw std::runtime_error("tests/data/" + file + " is missing");
+        doc = docs.emplace(file, nlohmann::json::parse(in)).first;
+    }
+    const auto& cases = doc->second["cases"];
+    if (!cases.contains(name)) throw std::runtime_error("no reference case " + name + " in tests/data/" + file);
     RefCase r;
     for (auto it = cases[name]["inputs"].begin(); it != cases[name]["inputs"].end(); ++it)
         r.inputs[it.key()] = arrayFromRef(*it);

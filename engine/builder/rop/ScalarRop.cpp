@@ -214,6 +214,14 @@ Var scalarOpRop(ScalarOpCode code, DType castTo, const std::vector<Var>& x, cons
     case C::Hyp2F1:
         if (has(0) || has(1) || has(2)) noRule(code, "a, b or c (PyTensor's hyp2f1_grad is a ScalarLoop)");
         return ((x[0] * x[1]) / x[2] * hyp2f1(x[0] + 1, x[1] + 1, x[2] + 1, x[3])) * t[3];
+    case C::XlogX: return (1 + log(x[0])) * t[0];  // PyTensor's grad: gz (1 + log x), -inf at x = 0
+    case C::XlogY0: {
+        // PyTensor's grad: (gz log y, gz x / y), not special-cased at x = 0.
+        std::vector<Var> terms;
+        if (has(0)) terms.push_back(log(x[1]) * t[0]);
+        if (has(1)) terms.push_back(x[0] / x[1] * t[1]);
+        return sumOf(terms);
+    }
     case C::GammaU:
     case C::GammaL:
     case C::MulWithoutZeros: noRule(code, "its inputs");
