@@ -31,9 +31,7 @@ public:
         if (!zero) return MatchResult::fail("neither branch of the numerator's switch is a constant 0");
         const std::optional<Type> quotient = rw::elemwiseTypeOf(*code, {sw->input(2 - *zero)->type(), node.input(1)->type()});
         if (!quotient) return MatchResult::fail("the other branch cannot be divided by the denominator");
-        std::vector<Type> branches = {sw->input(0)->type(), sw->input(1 + *zero)->type(), *quotient};
-        if (*zero == 1) std::swap(branches[1], branches[2]);
-        const std::optional<Type> result = rw::elemwiseTypeOf(ScalarOpCode::Switch, branches);
+        const std::optional<Type> result = rw::switchKeepingZeroBranchType(*sw, *zero, *quotient);
         const Type& out = node.output(0)->type();
         if (!result || !rw::sameBroadcastPattern(*result, out) || !out.accepts(*result))
             return MatchResult::fail("the sunk switch would not keep the quotient's type");
@@ -47,9 +45,7 @@ public:
         const auto& m = static_cast<const SinkMatch&>(match);
         Node* sw = node.input(0)->owner();
         Variable* quotient = rw::makeElemwiseOf(rewriter, m.div, {sw->input(2 - m.zeroBranch), node.input(1)});
-        std::vector<Variable*> branches = {sw->input(0), sw->input(1 + m.zeroBranch), quotient};
-        if (m.zeroBranch == 1) std::swap(branches[1], branches[2]);
-        rewriter.replace(node.output(0), rw::makeElemwiseOf(rewriter, ScalarOpCode::Switch, std::move(branches)));
+        rewriter.replace(node.output(0), rw::switchKeepingZeroBranch(rewriter, *sw, m.zeroBranch, quotient));
     }
 };
 

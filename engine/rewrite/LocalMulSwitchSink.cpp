@@ -38,9 +38,7 @@ public:
                 factors.push_back(j == i ? sw->input(2 - *zero)->type() : node.input(j)->type());
             const std::optional<Type> product = rw::elemwiseTypeOf(ScalarOpCode::Mul, factors);
             if (!product) continue;
-            std::vector<Type> branches = {sw->input(0)->type(), sw->input(1 + *zero)->type(), *product};
-            if (*zero == 1) std::swap(branches[1], branches[2]);
-            const std::optional<Type> result = rw::elemwiseTypeOf(ScalarOpCode::Switch, branches);
+            const std::optional<Type> result = rw::switchKeepingZeroBranchType(*sw, *zero, *product);
             if (!result || !rw::sameBroadcastPattern(*result, out) || !out.accepts(*result)) continue;
             auto m = std::make_unique<SinkMatch>();
             m->factor = i;
@@ -57,10 +55,7 @@ public:
         std::vector<Variable*> factors(node.inputs().begin(), node.inputs().end());
         factors[m.factor] = sw->input(2 - m.zeroBranch);
         Variable* product = rw::makeElemwiseOf(rewriter, ScalarOpCode::Mul, std::move(factors));
-        Variable* zero = sw->input(1 + m.zeroBranch);
-        std::vector<Variable*> branches = {sw->input(0), zero, product};
-        if (m.zeroBranch == 1) std::swap(branches[1], branches[2]);
-        rewriter.replace(node.output(0), rw::makeElemwiseOf(rewriter, ScalarOpCode::Switch, std::move(branches)));
+        rewriter.replace(node.output(0), rw::switchKeepingZeroBranch(rewriter, *sw, m.zeroBranch, product));
     }
 };
 

@@ -7,6 +7,7 @@
 #include "ops/TensorScalar.h"
 
 #include <cstring>
+#include <utility>
 
 namespace tl::rw {
 
@@ -160,6 +161,18 @@ std::optional<int> zeroBranchOfSwitch(const Node& node) {
     for (int branch = 0; branch < 2; ++branch)
         if (isConstantEqualTo(*node.input(1 + branch), 0.0)) return branch;
     return std::nullopt;
+}
+
+Variable* switchKeepingZeroBranch(Rewriter& rw, const Node& sw, int zeroBranch, Variable* other) {
+    std::vector<Variable*> branches = {sw.input(0), sw.input(1 + zeroBranch), other};
+    if (zeroBranch == 1) std::swap(branches[1], branches[2]);
+    return makeElemwiseOf(rw, ScalarOpCode::Switch, std::move(branches));
+}
+
+std::optional<Type> switchKeepingZeroBranchType(const Node& sw, int zeroBranch, const Type& other) {
+    std::vector<Type> branches = {sw.input(0)->type(), sw.input(1 + zeroBranch)->type(), other};
+    if (zeroBranch == 1) std::swap(branches[1], branches[2]);
+    return elemwiseTypeOf(ScalarOpCode::Switch, branches);
 }
 
 std::optional<double> powExponentKeepingShape(const Node& node, const char*& why) {

@@ -58,6 +58,11 @@ std::optional<ScalarOpCode> plainElemwiseCode(const Node& node);
 /// For a plain `switch(cond, a, b)` node: 0 when `a` is a constant 0, else 1 when `b`
 /// is (the branch the switch sinks keep); nullopt for any other node.
 std::optional<int> zeroBranchOfSwitch(const Node& node);
+/// `sw`'s switch with its other branch replaced by `other` (the zero branch kept in its
+/// place): what the switch sinks build around a product or quotient.
+Variable* switchKeepingZeroBranch(Rewriter& rw, const Node& sw, int zeroBranch, Variable* other);
+/// Type-only twin of switchKeepingZeroBranch.
+std::optional<Type> switchKeepingZeroBranchType(const Node& sw, int zeroBranch, const Type& other);
 
 /// For `pow(x, c)` whose exponent is a constant holding one value and does not
 /// broadcast x (the result has x's shape, cast to the output dtype): that value.
