@@ -235,29 +235,6 @@ std::unique_ptr<Graph> Graph::clone() const {
 
 void Graph::addClient(Variable* v, Client c) { v->m_clients.push_back(c); }
 
-void ClientList::remove(const Client& c) {
-    size_t lo = m_front, hi = m_items.size();
-    Client* items = m_items.data();
-    while (lo < hi) {
-        if (items[hi - 1] == c) {
-            m_items.erase(items + hi - 1, items + hi);
-            break;
-        }
-        if (items[lo] == c) {
-            std::move_backward(items + m_front, items + lo, items + lo + 1);
-            ++m_front;
-            break;
-        }
-        --hi;
-        ++lo;
-    }
-    // The gap never holds more than the list does (amortised: one move per entry it took).
-    if (m_front > 16 && size_t(m_front) * 2 > m_items.size()) {
-        m_items.erase(m_items.data(), m_items.data() + m_front);
-        m_front = 0;
-    }
-}
-
 void Graph::removeClient(Variable* v, Client c) { v->m_clients.remove(c); }
 
 void Graph::setInput(Node* node, int index, Variable* v) {

@@ -5,6 +5,7 @@
 // (ir/Rewriter.h), which notifies listeners (trace recorder, validator, GUI):
 // Graph's own mutators are private to those two.
 #include "core/InlineVector.h"
+#include "ir/ClientList.h"
 #include "core/NDArray.h"
 #include "ir/Type.h"
 #include "ir/Op.h"
@@ -28,57 +29,6 @@ using VarId = int64_t;
 
 class Graph;
 class Node;
-
-/// A use of a variable: input `index` of `node`, or graph output `index` when node is null.
-struct Client {
-    Node* node = nullptr;
-    int index = 0;
-    bool isGraphOutput() const { return node == nullptr; }
-    friend bool operator==(const Client&, const Client&) = default;
-};
-
-/// A variable's readers, in the order they became readers. Removing one near
-/// either end is cheap: a removal in the front half shifts the entries before it
-/// (the list keeps a gap at its front), one in the back half the entries after it.
-/// Rewriting a chain in order replaces the oldest readers of a shared value while
-/// the new ones go to the back; pruning a dead chain removes the newest first.
-class ClientList {
-public:
-    ClientList() = default;
-    ClientList(const ClientList&) = default;
-    ClientList& operator=(const ClientList&) = default;
-    // Moving leaves the source empty, gap included.
-    ClientList(ClientList&& other) noexcept : m_items(std::move(other.m_items)), m_front(other.m_front) { other.m_front = 0; }
-    ClientList& operator=(ClientList&& other) noexcept {
-        m_items = std::move(other.m_items);
-        m_front = other.m_front;
-        other.m_front = 0;
-        return *this;
-    }
-
-    const Client* begin() const { return m_items.data() + m_front; }
-    const Client* end() const { return m_items.data() + m_items.size(); }
-    size_t size() const { return m_items.size() - m_front; }
-    bool empty() const { return m_items.size() == m_front; }
-    const Client& operator[](size_t i) const { return m_items[m_front + i]; }
-    const Client& front() const { return m_items[m_front]; }
-    const Client& back() const { return m_items.back(); }
-
-private:
-    friend class Graph;
-    void push_back(const Client& c) { m_items.push_back(c); }
-    void clear() {
-        m_items.clear();
-        m_front = 0;
-    }
-    /// Removes `c` (each client appears once); searches from both ends.
-    void remove(const Client& c);
-    void append(const ClientList& other) { m_items.append(other.begin(), other.end()); }
-
-    // Most variables have one reader: it is kept inline.
-    InlineVector<Client, 1> m_items;
-    uint32_t m_front = 0;  // entries before it are a gap
-};
 
 /// Thrown when a graph would become ill-formed; the message names the node.
 struct GraphError : std::runtime_error {

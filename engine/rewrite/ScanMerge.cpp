@@ -8,8 +8,8 @@
 #include "rewrite/Rewrites.h"
 #include "rewrite/ScanRebuild.h"
 #include "ir/GraphCopy.h"
-#include "rewrite/ScanRebuild.h"
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -18,12 +18,6 @@ namespace tl {
 namespace {
 
 const ScanOp& scanOf(const Node& n) { return static_cast<const ScanOp&>(n.op()); }
-
-bool sameNSteps(const Node& a, const Node& b) {
-    if (a.input(0) == b.input(0)) return true;
-    auto ca = constantInt(a.input(0)), cb = constantInt(b.input(0));
-    return ca && cb && *ca == *cb;
-}
 
 // Index ranges [begin, end) of each category, in the order the merged loop lists them.
 struct Ranges {
@@ -95,7 +89,8 @@ std::shared_ptr<const Graph> mergedInner(const std::vector<const ScanOp*>& loops
     return g;
 }
 
-// Every Scan node `from` reads, directly or through other nodes (iterative walk upwards).
+// Every Scan node `from` reads, directly or through other nodes (iterative walk
+// upwards). Only for explaining a refusal.
 std::unordered_set<NodeId> scansAbove(const Node& from) {
     std::unordered_set<NodeId> scans;
     std::vector<const Node*> stack{&from};
@@ -113,41 +108,47 @@ std::unordered_set<NodeId> scansAbove(const Node& from) {
     return scans;
 }
 
+// What two loops must share to be merged: n_steps, as a constant's value or as the
+// variable itself.
+struct StepsKey {
+    bool constant = false;
+    int64_t value = 0;  // the constant, or the variable's id
+    friend bool operator==(const StepsKey&, const StepsKey&) = default;
+};
+struct StepsKeyHash {
+    size_t operator()(const StepsKey& k) const { return std::hash<int64_t>{}(k.value) ^ (k.constant ? 0x9e37 : 0); }
+};
+StepsKey stepsKey(const Node& scan) {
+    if (auto c = constantInt(scan.input(0))) return {true, *c};
+    return {false, scan.input(0)->id()};
+}
+
 class ScanMergePass final : public GraphPass {
 public:
     std::string_view name() const override { return "scan_merge"; }
     std::vector<std::string> tags() const override { return {"fast_run", "scan", "scan_merge"}; }
 
     bool run(Rewriter& rw, const RewriteOptions& options) override {
-        // One sweep in topological order puts each loop in the first group it can
-        // join: same n_steps, and it reads no loop of the group. A group member's
-        // inputs all precede later loops, so the other direction needs no check.
-        // Each group is then built once (k loops: one copy of each loop body).
+        if (rw.graph().countOfKind(OpKind::Scan) < 2) return false;
+        // One sweep in topological order puts each loop in the first group of its
+        // n_steps it can join. Groups are numbered as they start, and a group only ever
+        // reads groups numbered below it: a loop joins group g only when everything it
+        // reads depends on groups below g (`below[node]`: one past the highest group any
+        // node upstream belongs to). That rules out reading g itself, and also the cycle
+        // two groups would form by each reading the other. The sweep is linear in the
+        // graph; each group is then built once (k loops: one copy of each loop body).
+        const Graph& g = rw.graph();
+        std::vector<int> below(g.numNodes(), 0);
         std::vector<std::vector<Node*>> groups;
-        for (Node* n : rw.graph().toposort()) {
-            if (n->op().kind() != OpKind::Scan) continue;
-            std::unordered_set<NodeId> above;
-            bool aboveKnown = false;
-            bool placed = false;
-            for (auto& group : groups) {
-                std::string why = whyNot(*group.front(), *n);
-                if (why.empty()) {
-                    if (!aboveKnown) above = scansAbove(*n), aboveKnown = true;
-                    for (Node* member : group)
-                        if (above.count(member->id())) {
-                            why = "it reads a result of " + member->label();
-                            break;
-                        }
-                }
-                if (!why.empty()) {
-                    rw.notifyMatchFailure(name(), *n, [&] { return why; });
-                    continue;
-                }
-                group.push_back(n);
-                placed = true;
-                break;
+        std::unordered_map<StepsKey, std::vector<int>, StepsKeyHash> groupsBySteps;
+        for (Node* n : g.toposort()) {
+            int need = 0;
+            for (const Variable* in : n->inputs())
+                if (const Node* o = in->owner()) need = std::max(need, below[o->slot()]);
+            if (n->op().kind() == OpKind::Scan) {
+                need = placeLoop(rw, *n, need, groups, groupsBySteps) + 1;
             }
-            if (!placed) groups.push_back({n});
+            below[n->slot()] = need;
         }
         bool changed = false;
         for (auto& group : groups)
@@ -159,12 +160,52 @@ public:
     }
 
 private:
-    static std::string whyNot(const Node& a, const Node& b) {
-        const ScanInfo &ia = scanOf(a).info(), &ib = scanOf(b).info();
-        if (ia.asWhile || ib.asWhile) return "a while loop (its stopping condition would stop the other loop too)";
-        if (!sameNSteps(a, b)) return "n_steps differ with " + a.label();
-        if (!scanOf(a).inplaceStates().empty() || !scanOf(b).inplaceStates().empty())
-            return "an inplace loop (merging happens before buffers are made inplace)";
+    // The group `n` joins or starts; `need`: the lowest group number it may join.
+    int placeLoop(Rewriter& rw, Node& n, int need, std::vector<std::vector<Node*>>& groups,
+                  std::unordered_map<StepsKey, std::vector<int>, StepsKeyHash>& groupsBySteps) const {
+        const int fresh = static_cast<int>(groups.size());
+        if (std::string why = whyAlone(n); !why.empty()) {
+            rw.notifyMatchFailure(name(), n, [&] { return why; });
+            groups.push_back({&n});
+            return fresh;
+        }
+        std::vector<int>& same = groupsBySteps[stepsKey(n)];
+        auto joinable = std::lower_bound(same.begin(), same.end(), need);
+        if (joinable != same.begin()) {
+            const int refused = *(joinable - 1);
+            rw.notifyMatchFailure(name(), n, [&] { return whyNotJoin(n, refused, groups); });
+        } else if (joinable == same.end() && fresh > 0) {
+            const Node& other = *groups.back().front();
+            rw.notifyMatchFailure(name(), n, [&] { return "n_steps differ with " + other.label(); });
+        }
+        if (joinable != same.end()) {
+            groups[*joinable].push_back(&n);
+            return *joinable;
+        }
+        same.push_back(fresh);
+        groups.push_back({&n});
+        return fresh;
+    }
+
+    // Why `n` cannot join group `refused`: it reads a loop of that group, or of a group
+    // started after it.
+    static std::string whyNotJoin(const Node& n, int refused, const std::vector<std::vector<Node*>>& groups) {
+        const std::unordered_set<NodeId> above = scansAbove(n);
+        for (const Node* member : groups[refused])
+            if (above.count(member->id())) return "it reads a result of " + member->label();
+        for (size_t later = static_cast<size_t>(refused) + 1; later < groups.size(); ++later)
+            for (const Node* member : groups[later])
+                if (above.count(member->id()))
+                    return "it reads a result of " + member->label() + ", merged after " +
+                           groups[refused].front()->label() +
+                           " (a merged loop reads only loops merged before it, so two never read each other)";
+        return "it reads a result of a loop merged after " + groups[refused].front()->label();
+    }
+
+    static std::string whyAlone(const Node& n) {
+        const ScanOp& s = scanOf(n);
+        if (s.info().asWhile) return "a while loop (its stopping condition would stop the other loop too)";
+        if (!s.inplaceStates().empty()) return "an inplace loop (merging happens before buffers are made inplace)";
         return {};
     }
 

@@ -165,10 +165,9 @@ private slots:
     }
 
     // Nodes no output needs come after the reachable ones, by id, inputs first.
-    // A client list removes from its front half by shifting the entries before the
-    // removed one (a gap at its front) and from its back half by shifting those after
-    // it: either way the readers left keep their order, through many removals from
-    // both ends and the middle (the gap is given back as it grows).
+    // A client list drops readers from its front, its back and between (a hole there,
+    // closed later): either way the readers left keep their order, through many
+    // removals from both ends and the middle (tst_client_list has more).
     void clientListRemovalsKeepOrder() {
         GraphAssembler ga;
         auto op = std::make_shared<PassOp>();

@@ -36,6 +36,24 @@ std::unique_ptr<Graph> dependentLoops() {
     return b.finish({second});
 }
 
+// Loops a (4 steps) and b (6 steps) side by side; e (6 steps) starts from a's last
+// value, c (4 steps) from b's. b and e merge; were c merged into a, each merged loop
+// would read the other's result.
+std::unique_ptr<Graph> crossedLoops() {
+    GraphBuilder b;
+    Var x = b.input("x", DType::Float64, {3});
+    Var y = b.input("y", DType::Float64, {3});
+    auto loop = [&](Var init, int n) {
+        auto step = [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{a[0] * 0.5 + 1}}; };
+        return scan(b, step, ScanArgs{.outputsInfo = {OutputInfo(init)}, .nSteps = n}).outputs[0];
+    };
+    Var la = loop(x, 4);
+    Var lb = loop(y, 6);
+    Var le = loop(index(la, -1), 6);
+    Var lc = loop(index(lb, -1), 4);
+    return b.finish({le, lc});
+}
+
 // A while loop next to a for loop of the same n_steps.
 std::unique_ptr<Graph> whileAndFor() {
     GraphBuilder b;
@@ -93,6 +111,23 @@ private slots:
         QCOMPARE(scans(*out.after).size(), size_t(2));
         QCOMPARE(out.trace.size(), size_t(0));
         QVERIFY(!out.trace.failures().empty());
+    }
+
+    // Groups are built so that no merged loop reads another that reads it back.
+    void mergedLoopsNeverReadEachOther() {
+        auto g = crossedLoops();
+        PipelineOptions opts;
+        opts.explain = true;
+        auto out = test::rewriteAndCompare(*g, scanMergeOnly(), opts);
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QVERIFY(out.after->validate().empty());
+        QCOMPARE(scans(*out.after).size(), size_t(3));
+        QCOMPARE(out.stepsOf("scan_merge"), 1);
+        bool explained = false;
+        for (const auto& [step, failures] : out.trace.failures())
+            for (const auto& f : failures)
+                explained = explained || f.reason.find("never read each other") != std::string::npos;
+        QVERIFY(explained);
     }
 
     void mergesFiftyLoopsIntoOne() {
