@@ -1,19 +1,21 @@
 // The fused elementwise kernel against hand-written C++ loops of the same
 // expression, 2*exp(x) + tanh(y) - x*y on 10M float64, in the same run and with
 // the same compiler flags: the plain loop over the C library's exp and tanh, and
-// the loop over SLEEF's 4-lane Sleef_expd4_u10 / Sleef_tanhd4_u10 that the
-// vectorised kernel is measured against (this file is compiled with -mavx for
-// it). BM_Ratio reports, best of its iterations: the composite on one thread /
-// the SLEEF loop (`ratio`), on every pool thread / one thread (`threads_ratio`)
-// and / the SLEEF loop (`threads_vs_sleef`); docs/performance.md records them.
+// the loop over SLEEF's exp and tanh that the vectorised kernel is measured
+// against, at the width the kernel's own SLEEF calls have on this CPU
+// (vmath::isaName: 8 lanes with AVX-512F, 4 with AVX; hand/SleefHandLoops.h), and
+// at 4 lanes for comparison with machines without AVX-512. BM_Ratio reports, best
+// of its iterations: the composite on one thread / the SLEEF loop (`ratio`), on
+// every pool thread / one thread (`threads_ratio`) and / the SLEEF loop
+// (`threads_vs_sleef`); docs/performance.md records them.
 #include "builder/Math.h"
 #include "core/ThreadPool.h"
 #include "exec/ExecContext.h"
+#include "hand/SleefHandLoops.h"
 #include "ops/Elemwise.h"
+#include "ops/VectorMath.h"
 
 #include <benchmark/benchmark.h>
-#include <immintrin.h>
-#include <sleef.h>
 
 #include <chrono>
 #include <cmath>
@@ -52,17 +54,9 @@ void handLoop(const double* x, const double* y, double* out, int64_t n) {
     for (int64_t i = 0; i < n; ++i) out[i] = 2.0 * std::exp(x[i]) + std::tanh(y[i]) - x[i] * y[i];
 }
 
-// The same with SLEEF's 4-lane functions, the arithmetic in AVX registers in the
-// kernel's order ((2*e + t) - x*y, no FMA contraction), the tail in scalar code.
+// The same with SLEEF's functions at the width the kernel uses.
 void sleefHandLoop(const double* x, const double* y, double* out, int64_t n) {
-    const __m256d two = _mm256_set1_pd(2.0);
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        const __m256d vx = _mm256_loadu_pd(x + i), vy = _mm256_loadu_pd(y + i);
-        const __m256d e = Sleef_expd4_u10(vx), t = Sleef_tanhd4_u10(vy);
-        _mm256_storeu_pd(out + i, _mm256_sub_pd(_mm256_add_pd(_mm256_mul_pd(two, e), t), _mm256_mul_pd(vx, vy)));
-    }
-    for (; i < n; ++i) out[i] = 2.0 * std::exp(x[i]) + std::tanh(y[i]) - x[i] * y[i];
+    bench::sleefComposite(vmath::isaName(), x, y, out, n);
 }
 
 /// Sets the pool's thread count for a scope.
@@ -127,8 +121,10 @@ void BM_Ratio(benchmark::State& state) {
     using Ms = std::chrono::duration<double, std::milli>;
     ExecContext ctx;
     std::vector<NDArray> one(1), all(1);
-    NDArray hand = NDArray::empty(DType::Float64, {kN}), sleef = NDArray::empty(DType::Float64, {kN});
-    double bestOne = 1e30, bestAll = 1e30, bestHand = 1e30, bestSleef = 1e30;
+    NDArray hand = NDArray::empty(DType::Float64, {kN}), sleef = NDArray::empty(DType::Float64, {kN}),
+            sleef4 = NDArray::empty(DType::Float64, {kN});
+    double bestOne = 1e30, bestAll = 1e30, bestHand = 1e30, bestSleef = 1e30, bestSleef4 = 1e30;
+    const bool wide = std::strcmp(vmath::isaName(), "avx512") == 0;
     const int cores = ThreadPool::defaultThreads();
     Threads restore(cores);
     for (auto _ : state) {
@@ -144,7 +140,10 @@ void BM_Ratio(benchmark::State& state) {
         auto t4 = Clock::now();
         sleefHandLoop(data().x.data<double>(), data().y.data<double>(), sleef.data<double>(), kN);
         auto t5 = Clock::now();
+        if (wide) bench::sleefComposite("avx", data().x.data<double>(), data().y.data<double>(), sleef4.data<double>(), kN);
+        auto t6 = Clock::now();
         benchmark::ClobberMemory();
+        bestSleef4 = std::min(bestSleef4, Ms(t6 - t5).count());
         bestOne = std::min(bestOne, Ms(t1 - t0).count());
         bestAll = std::min(bestAll, Ms(t3 - t2).count());
         bestHand = std::min(bestHand, Ms(t4 - t3).count());
@@ -164,6 +163,8 @@ void BM_Ratio(benchmark::State& state) {
     state.counters["threads"] = cores;
     state.counters["libm_hand_ms"] = bestHand;
     state.counters["sleef_hand_ms"] = bestSleef;
+    state.counters["sleef_lanes"] = wide ? 8 : std::strcmp(vmath::isaName(), "avx") == 0 ? 4 : 2;
+    if (wide) state.counters["sleef4_hand_ms"] = bestSleef4;
     state.counters["ratio"] = bestOne / bestSleef;
     state.counters["threads_ratio"] = bestAll / bestOne;
     state.counters["threads_vs_sleef"] = bestAll / bestSleef;

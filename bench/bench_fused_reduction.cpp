@@ -9,22 +9,22 @@
 //
 // Second: the full reduction sum(exp(x) * y) of 10M float64, one
 // CAReduce{Composite{(i0 + (exp(i1) * i2))}} after the same phase, against the
-// hand loop sleefSumExpTimes (4-lane Sleef_expd4_u10, product and sum in two
-// 4-lane AVX accumulators, the remainder in scalar code) on one thread, and with
-// every pool thread; BM_SumExpRatio reports both ratios and checks that 1 and 2
-// threads give the same bits.
+// hand loop sleefSumExpTimes (SLEEF's exp at the width the kernel's own calls have
+// on this CPU, product and sum in two vector accumulators, the remainder in scalar
+// code; hand/SleefHandLoops.h) on one thread, and with every pool thread;
+// BM_SumExpRatio reports both ratios and checks that 1 and 2 threads give the same bits.
 #include "builder/Indexing.h"
 #include "builder/Math.h"
 #include "core/ThreadPool.h"
 #include "exec/Executor.h"
+#include "hand/SleefHandLoops.h"
 #include "ops/Reduce.h"
+#include "ops/VectorMath.h"
 #include "rewrite/EquilibriumDriver.h"
 #include "rewrite/Pipeline.h"
 #include "rewrite/Rewrites.h"
 
 #include <benchmark/benchmark.h>
-#include <immintrin.h>
-#include <sleef.h>
 
 #include <chrono>
 #include <cmath>
@@ -215,19 +215,9 @@ SumData& sumData() {
     return d;
 }
 
-// The hand loop: SLEEF's exp over 4 lanes, two independent 4-lane accumulators.
+// The hand loop: SLEEF's exp at the width the kernel uses, two vector accumulators.
 double sleefSumExpTimes(const double* x, const double* y, int64_t n) {
-    __m256d acc0 = _mm256_setzero_pd(), acc1 = _mm256_setzero_pd();
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        acc0 = _mm256_add_pd(acc0, _mm256_mul_pd(Sleef_expd4_u10(_mm256_loadu_pd(x + i)), _mm256_loadu_pd(y + i)));
-        acc1 = _mm256_add_pd(acc1, _mm256_mul_pd(Sleef_expd4_u10(_mm256_loadu_pd(x + i + 4)), _mm256_loadu_pd(y + i + 4)));
-    }
-    alignas(32) double lanes[4];
-    _mm256_store_pd(lanes, _mm256_add_pd(acc0, acc1));
-    double s = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
-    for (; i < n; ++i) s += std::exp(x[i]) * y[i];
-    return s;
+    return bench::sleefSumExpTimes(vmath::isaName(), x, y, n);
 }
 
 // The plain C++ loop: one accumulator, the C library's exp.

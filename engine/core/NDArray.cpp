@@ -21,8 +21,14 @@ MemoryTrackerScope::MemoryTrackerScope(MemoryTracker* tracker) : m_previous(t_tr
 MemoryTrackerScope::~MemoryTrackerScope() { t_tracker = m_previous; }
 
 Storage::Storage(size_t bytes) : m_bytes(bytes), m_tracker(t_tracker) {
-    size_t rounded = (bytes + 63) / 64 * 64;
-    m_data = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
+    // Large buffers start on a page: where each array starts within a page decides
+    // which of them compete for the same cache sets in a kernel streaming through
+    // several (core/StreamStore.h), and an allocator's random offsets made the same
+    // kernel's time vary by a fifth from run to run. Page-aligned, every large array
+    // has one layout, as large NumPy arrays (fresh pages from mmap) do.
+    const size_t align = bytes >= kPageAlignedBytes ? 4096 : 64;
+    const size_t rounded = (bytes + align - 1) / align * align;
+    m_data = std::aligned_alloc(align, rounded == 0 ? align : rounded);
     if (!m_data) throw AllocationError("out of memory allocating " + std::to_string(bytes) + " bytes");
     if (m_tracker) m_tracker->allocated(m_bytes);
 }

@@ -16,10 +16,11 @@ namespace tl {
 using Shape = std::vector<int64_t>;
 using Strides = std::vector<int64_t>;  // in elements, may be 0 (broadcast) or negative
 
-/// Raw, 64-byte aligned bytes; reports its size to the MemoryTracker that was
-/// current when it was allocated.
+/// Raw bytes, 64-byte aligned, page-aligned from kPageAlignedBytes on; reports its
+/// size to the MemoryTracker that was current when it was allocated.
 class Storage {
 public:
+    static constexpr size_t kPageAlignedBytes = size_t{1} << 20;
     explicit Storage(size_t bytes);
     /// Non-owning storage over bytes another Storage owns: never freed, never counted.
     /// Scan lends its buffer rows to its inner function through one (see NDArray::lend).

@@ -1,5 +1,6 @@
 #include "ops/ElemwiseLoop.h"
 
+#include "core/StreamStore.h"
 #include "core/ThreadPool.h"
 #include "ir/Op.h"
 #include "ops/ScalarProgram.h"
@@ -204,29 +205,42 @@ void runContiguousElementwise(const ScalarProgram& prog, std::span<const std::by
     const size_t nin = in.size(), nout = out.size();
     int64_t inSize[kMaxContiguousOperands], outSize[kMaxContiguousOperands];
     for (size_t i = 0; i < nin; ++i) inSize[i] = static_cast<int64_t>(dtypeSize(prog.inputDType(static_cast<int>(i))));
-    int numAliased = 0;
+    // Outputs computed into a scratch block first: an aliased one (stored only after
+    // every input element of the block was read) and a large one (then streamed past
+    // the caches, core/StreamStore.h).
+    bool streamed[kMaxContiguousOperands] = {};
+    int numStaged = 0;
+    bool anyStreamed = false;
     for (size_t o = 0; o < nout; ++o) {
         outSize[o] = static_cast<int64_t>(dtypeSize(prog.outputDType(static_cast<int>(o))));
-        numAliased += aliased[o] ? 1 : 0;
+        streamed[o] = static_cast<size_t>(total * outSize[o]) >= kStreamedOutputBytes;
+        anyStreamed = anyStreamed || streamed[o];
+        numStaged += aliased[o] || streamed[o] ? 1 : 0;
     }
     // Elements [begin, end) on the calling thread, with its own workspace.
     auto runRange = [&](int64_t begin, int64_t end) {
         ProgramWorkspace& ws = ProgramWorkspace::local();
-        ws.bind(prog, numAliased);
+        ws.bind(prog, numStaged);
         void* scratch[kMaxContiguousOperands];
         int k = 0;
-        for (size_t o = 0; o < nout; ++o) scratch[o] = aliased[o] ? ws.extraBlock(k++) : nullptr;
+        for (size_t o = 0; o < nout; ++o) scratch[o] = aliased[o] || streamed[o] ? ws.extraBlock(k++) : nullptr;
         const void* ip[kMaxContiguousOperands];
         void* op[kMaxContiguousOperands];
         for (int64_t start = begin; start < end; start += kBlockSize) {
             const int64_t n = std::min(kBlockSize, end - start);
             for (size_t i = 0; i < nin; ++i) ip[i] = in[i] + start * inSize[i];
-            for (size_t o = 0; o < nout; ++o) op[o] = aliased[o] ? scratch[o] : out[o] + start * outSize[o];
+            for (size_t o = 0; o < nout; ++o) op[o] = scratch[o] ? scratch[o] : out[o] + start * outSize[o];
             prog.runBlock(ws, ip, op, n);
-            // Aliased outputs are stored only after every input element of the block was read.
-            for (size_t o = 0; o < nout; ++o)
-                if (aliased[o]) std::memcpy(out[o] + start * outSize[o], scratch[o], static_cast<size_t>(n * outSize[o]));
+            for (size_t o = 0; o < nout; ++o) {
+                if (!scratch[o]) continue;
+                std::byte* dst = out[o] + start * outSize[o];
+                const auto bytes = static_cast<size_t>(n * outSize[o]);
+                if (streamed[o]) streamBytes(dst, scratch[o], bytes);
+                else std::memcpy(dst, scratch[o], bytes);
+            }
         }
+        // Before the pool reports this range done, or the caller reads the output.
+        if (anyStreamed) streamFence();
     };
     // Elements are independent, so how the range is split never changes a result.
     if (total < kParallelElements || ThreadPool::instance().threads() == 1) {

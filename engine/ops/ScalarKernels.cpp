@@ -1,9 +1,11 @@
 #include "ops/ScalarKernels.h"
 
-#include "ops/VectorMath.h"
+#include "ops/VectorKernels.h"
 
+#include <array>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 namespace tl {
 
@@ -205,57 +207,6 @@ struct FHyp2F1 {
 };
 #undef TL_FN1
 #undef TL_FN2
-
-// The transcendental functions on float32 / float64 go through SLEEF's vector
-// loops (ops/VectorMath.h) instead of one C library call per element.
-template <vmath::Fn F, typename T> void vectorUnaryLoop(const BlockInstr& in, void* const* s, int64_t n) {
-    vmath::apply(F, static_cast<const T*>(s[in.src[0]]), static_cast<T*>(s[in.dst]), n);
-}
-template <vmath::Fn F, typename T> void vectorBinaryLoop(const BlockInstr& in, void* const* s, int64_t n) {
-    vmath::apply2(F, static_cast<const T*>(s[in.src[0]]), static_cast<const T*>(s[in.src[1]]), static_cast<T*>(s[in.dst]), n);
-}
-
-template <vmath::Fn F> BlockFn pickVector(DType d) {
-    constexpr bool binary = vmath::isBinary(F);
-    if (d == DType::Float64) return binary ? &vectorBinaryLoop<F, double> : &vectorUnaryLoop<F, double>;
-    if (d == DType::Float32) return binary ? &vectorBinaryLoop<F, float> : &vectorUnaryLoop<F, float>;
-    return nullptr;
-}
-
-BlockFn vectorBlockKernel(ScalarOpCode code, DType compute) {
-    using C = ScalarOpCode;
-    using V = vmath::Fn;
-    switch (code) {
-    case C::Exp: return pickVector<V::Exp>(compute);
-    case C::Expm1: return pickVector<V::Expm1>(compute);
-    case C::Exp2: return pickVector<V::Exp2>(compute);
-    case C::Log: return pickVector<V::Log>(compute);
-    case C::Log1p: return pickVector<V::Log1p>(compute);
-    case C::Log2: return pickVector<V::Log2>(compute);
-    case C::Log10: return pickVector<V::Log10>(compute);
-    case C::Sqrt: return pickVector<V::Sqrt>(compute);
-    case C::Sin: return pickVector<V::Sin>(compute);
-    case C::Cos: return pickVector<V::Cos>(compute);
-    case C::Tan: return pickVector<V::Tan>(compute);
-    case C::Sinh: return pickVector<V::Sinh>(compute);
-    case C::Cosh: return pickVector<V::Cosh>(compute);
-    case C::Tanh: return pickVector<V::Tanh>(compute);
-    case C::ArcSin: return pickVector<V::ArcSin>(compute);
-    case C::ArcCos: return pickVector<V::ArcCos>(compute);
-    case C::ArcTan: return pickVector<V::ArcTan>(compute);
-    case C::ArcSinh: return pickVector<V::ArcSinh>(compute);
-    case C::ArcCosh: return pickVector<V::ArcCosh>(compute);
-    case C::ArcTanh: return pickVector<V::ArcTanh>(compute);
-    case C::Erf: return pickVector<V::Erf>(compute);
-    case C::Erfc: return pickVector<V::Erfc>(compute);
-    case C::Sigmoid: return pickVector<V::Sigmoid>(compute);
-    case C::Softplus: return pickVector<V::Softplus>(compute);
-    case C::Log1mexp: return pickVector<V::Log1mexp>(compute);
-    case C::Pow: return pickVector<V::Pow>(compute);
-    case C::ArcTan2: return pickVector<V::ArcTan2>(compute);
-    default: return nullptr;
-    }
-}
 
 enum class Accepts { Any, Float, Discrete };
 

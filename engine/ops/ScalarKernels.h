@@ -21,6 +21,11 @@ struct BlockInstr {
     BlockFn fn = nullptr;
     int32_t dst = 0;
     int32_t src[4] = {0, 0, 0, 0};  // hyp2f1 takes four
+    /// Two independent vectorised calls run as one loop (ops/VectorKernels.h):
+    /// dst = pairFns[0](src[0]) and dst2 = pairFns[1](src[1]), the functions as
+    /// vmath::Fn codes. dst2 is -1 for every other instruction.
+    int32_t dst2 = -1;
+    uint8_t pairFns[2] = {0, 0};
 };
 
 /// The loop of `code` when its inputs are all in `compute` dtype (switch: the

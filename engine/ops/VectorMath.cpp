@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 namespace tl::vmath {
@@ -39,6 +40,11 @@ Isa makeIsa(void (*fill)(detail::LoopTable&), const char* name) {
     return i;
 }
 
+const Isa& avx512() {
+    static const Isa isa = makeIsa(&detail::fillAvx512Table, "avx512");
+    return isa;
+}
+
 const Isa& avx() {
     static const Isa isa = makeIsa(&detail::fillAvxTable, "avx");
     return isa;
@@ -49,14 +55,41 @@ const Isa& sse2() {
     return isa;
 }
 
-bool cpuHasAvx() { return __builtin_cpu_supports("avx"); }
+// The instruction sets by name, widest first, with whether this CPU runs them.
+struct IsaChoice {
+    const char* name;
+    const Isa& (*get)();
+    bool (*supported)();
+};
+constexpr IsaChoice kIsas[] = {
+    {"avx512", &avx512, [] { return __builtin_cpu_supports("avx512f") != 0; }},
+    {"avx", &avx, [] { return __builtin_cpu_supports("avx") != 0; }},
+    {"sse2", &sse2, [] { return true; }},
+};
+
+const IsaChoice* findIsa(const char* name) {
+    for (const IsaChoice& c : kIsas)
+        if (std::strcmp(c.name, name) == 0 && c.supported()) return &c;
+    return nullptr;
+}
+
+// The widest the CPU has, or the one TL_VMATH_ISA names when the CPU has it.
+const Isa& initialIsa() {
+    if (const char* wanted = std::getenv("TL_VMATH_ISA"))
+        if (const IsaChoice* c = findIsa(wanted)) return c->get();
+    for (const IsaChoice& c : kIsas)
+        if (c.supported()) return c.get();
+    return sse2();
+}
 
 std::atomic<const Isa*>& current() {
-    static std::atomic<const Isa*> isa{cpuHasAvx() ? &avx() : &sse2()};
+    static std::atomic<const Isa*> isa{&initialIsa()};
     return isa;
 }
 
 std::atomic<bool> g_vectorised{true};
+
+const detail::LoopTable& table() { return current().load(std::memory_order_relaxed)->table; }
 
 // ---- lanes recomputed with the C library ----------------------------------
 // SLEEF's result is used where the argument is a normal number and the result's
@@ -202,7 +235,7 @@ void log1mexpChunk(const detail::LoopTable& t, const float* a, float* out, int64
 #pragma GCC diagnostic pop
 
 template <typename T> void applyVector(Fn f, const T* a, T* out, int64_t n) {
-    const detail::LoopTable& t = current().load(std::memory_order_relaxed)->table;
+    const detail::LoopTable& t = table();
     if (f != Fn::Sigmoid && f != Fn::Softplus && f != Fn::Log1mexp) {
         primitive(t, f, a, out, n);
         return;
@@ -216,8 +249,16 @@ template <typename T> void applyVector(Fn f, const T* a, T* out, int64_t n) {
     }
 }
 
+template <typename T> void applyPairVector(Fn fa, const T* a, T* outA, Fn fb, const T* b, T* outB, int64_t n) {
+    const detail::LoopTable& t = table();
+    if constexpr (std::is_same_v<T, double>) t.pairD(fa, a, outA, fb, b, outB, n);
+    else t.pairF(fa, a, outA, fb, b, outB, n);
+    fixup1(t, fa, a, outA, n);
+    fixup1(t, fb, b, outB, n);
+}
+
 template <typename T> void apply2Vector(Fn f, const T* a, const T* b, T* out, int64_t n) {
-    const detail::LoopTable& t = current().load(std::memory_order_relaxed)->table;
+    const detail::LoopTable& t = table();
     if constexpr (std::is_same_v<T, double>) t.d2[static_cast<int>(f)](a, b, out, n);
     else t.f2[static_cast<int>(f)](a, b, out, n);
     fixup2(t, f, a, b, out, n);
@@ -240,6 +281,16 @@ void apply(Fn f, const double* a, double* out, int64_t n) {
 void apply(Fn f, const float* a, float* out, int64_t n) {
     if (g_vectorised.load(std::memory_order_relaxed)) applyVector(f, a, out, n);
     else applyScalar(f, a, out, n);
+}
+void applyPair(Fn fa, const double* a, double* outA, Fn fb, const double* b, double* outB, int64_t n) {
+    if (g_vectorised.load(std::memory_order_relaxed)) return applyPairVector(fa, a, outA, fb, b, outB, n);
+    applyScalar(fa, a, outA, n);
+    applyScalar(fb, b, outB, n);
+}
+void applyPair(Fn fa, const float* a, float* outA, Fn fb, const float* b, float* outB, int64_t n) {
+    if (g_vectorised.load(std::memory_order_relaxed)) return applyPairVector(fa, a, outA, fb, b, outB, n);
+    applyScalar(fa, a, outA, n);
+    applyScalar(fb, b, outB, n);
 }
 void apply2(Fn f, const double* a, const double* b, double* out, int64_t n) {
     if (g_vectorised.load(std::memory_order_relaxed)) apply2Vector(f, a, b, out, n);
@@ -266,10 +317,17 @@ void apply2Scalar(Fn f, const float* a, const float* b, float* out, int64_t n) {
 const char* isaName() { return current().load()->name; }
 
 bool selectIsa(const char* isa) {
-    if (std::strcmp(isa, "avx") == 0 && cpuHasAvx()) current().store(&avx());
-    else if (std::strcmp(isa, "sse2") == 0) current().store(&sse2());
-    else return false;
+    const IsaChoice* c = findIsa(isa);
+    if (!c) return false;
+    current().store(&c->get());
     return true;
+}
+
+std::vector<const char*> availableIsas() {
+    std::vector<const char*> names;
+    for (const IsaChoice& c : kIsas)
+        if (c.supported()) names.push_back(c.name);
+    return names;
 }
 
 bool setVectorised(bool on) { return g_vectorised.exchange(on); }

@@ -2,13 +2,15 @@
 // Vectorised transcendental functions for the block loops of ScalarKernels,
 // through SLEEF's 1-ULP variants (docs/performance.md#vectorised-math-and-threads).
 // SLEEF's dispatching entry points pick the instruction set at run time: the
-// 4-lane double / 8-lane float functions (AVX, FMA4 or AVX2) when the CPU has
-// AVX, the 2-lane / 4-lane ones (SSE2, SSE4.1 or AVX2-128) otherwise, so one
-// binary runs on any x86-64. Lanes where SLEEF and the C library may disagree in
-// more than rounding (zeros, infinities, NaN, subnormal inputs, results near
-// overflow or underflow, and each function's own edge cases) are recomputed with
-// the C library, so those results are bit-identical to std::.
+// 8-lane double / 16-lane float functions on a CPU with AVX-512F, the 4-lane /
+// 8-lane ones (AVX, FMA4 or AVX2) on one with AVX, the 2-lane / 4-lane ones (SSE2,
+// SSE4.1 or AVX2-128) otherwise, so one binary runs on any x86-64. Lanes where
+// SLEEF and the C library may disagree in more than rounding (zeros, infinities,
+// NaN, subnormal inputs, results near overflow or underflow, and each function's
+// own edge cases) are recomputed with the C library, so those results are
+// bit-identical to std::.
 #include <cstdint>
+#include <vector>
 
 namespace tl::vmath {
 
@@ -25,6 +27,11 @@ inline constexpr int kNumFns = static_cast<int>(Fn::ArcTan2) + 1;
 
 /// True for the two-argument functions (pow, arctan2).
 constexpr bool isBinary(Fn f) { return f == Fn::Pow || f == Fn::ArcTan2; }
+/// True for the one-argument functions SLEEF computes in one call (not PyTensor's
+/// compositions sigmoid, softplus and log1mexp, built from several).
+constexpr bool isPrimitive(Fn f) {
+    return !isBinary(f) && f != Fn::Sigmoid && f != Fn::Softplus && f != Fn::Log1mexp;
+}
 /// The function's name as the scalar op spells it ("exp", "arctan2").
 const char* fnName(Fn f);
 
@@ -32,6 +39,12 @@ const char* fnName(Fn f);
 /// loops' registers never do): special lanes are recomputed from them.
 void apply(Fn f, const double* a, double* out, int64_t n);
 void apply(Fn f, const float* a, float* out, int64_t n);
+/// outA[i] = fa(a[i]) and outB[i] = fb(b[i]) for i < n, two primitive functions
+/// (isPrimitive) in one loop that calls both per vector: the same values as two
+/// apply() calls, faster, as the two functions' instruction chains overlap
+/// (ops/VectorKernels.h). Neither output may overlap either input or the other output.
+void applyPair(Fn fa, const double* a, double* outA, Fn fb, const double* b, double* outB, int64_t n);
+void applyPair(Fn fa, const float* a, float* outA, Fn fb, const float* b, float* outB, int64_t n);
 /// out[i] = f(a[i], b[i]) for the binary functions.
 void apply2(Fn f, const double* a, const double* b, double* out, int64_t n);
 void apply2(Fn f, const float* a, const float* b, float* out, int64_t n);
@@ -43,12 +56,16 @@ void applyScalar(Fn f, const float* a, float* out, int64_t n);
 void apply2Scalar(Fn f, const double* a, const double* b, double* out, int64_t n);
 void apply2Scalar(Fn f, const float* a, const float* b, float* out, int64_t n);
 
-/// The instruction set SLEEF's entry points were chosen for: "avx" (4 doubles,
-/// SLEEF then picks AVX2, FMA4 or AVX) or "sse2" (2 doubles; SSE2, SSE4.1 or AVX2-128).
+/// The instruction set SLEEF's entry points were chosen for: "avx512" (8 doubles,
+/// AVX-512F), "avx" (4 doubles; SLEEF then picks AVX2, FMA4 or AVX) or "sse2"
+/// (2 doubles; SSE2, SSE4.1 or AVX2-128). The widest the CPU has, unless the
+/// environment variable TL_VMATH_ISA names a narrower one.
 const char* isaName();
-/// Uses the loops of `isa` ("avx" or "sse2") from now on, so tests can check both
-/// on one machine. False (nothing changes) when the CPU lacks it or the name is unknown.
+/// Uses the loops of `isa` ("avx512", "avx" or "sse2") from now on, so tests can check
+/// each on one machine. False (nothing changes) when the CPU lacks it or the name is unknown.
 bool selectIsa(const char* isa);
+/// The instruction sets this CPU can run, widest first.
+std::vector<const char*> availableIsas();
 
 /// Switches every apply() to the C library (tests and benchmarks compare the
 /// two); returns the previous setting. Process-wide, not meant to be flipped

@@ -26,27 +26,12 @@ struct F8 {
 __m256d sqrtD4(__m256d x) { return _mm256_sqrt_pd(x); }
 __m256 sqrtF8(__m256 x) { return _mm256_sqrt_ps(x); }
 
+// The functions the pair loops call, by Fn (filled with the table).
+decltype(&Sleef_expd4_u10) g_vecD[kNumFns] = {};
+decltype(&Sleef_expf8_u10) g_vecF[kNumFns] = {};
+
 } // namespace
 
-void fillAvxTable(LoopTable& t) {
-#define TL_X(e, name, acc)                                                            \
-    t.d[static_cast<int>(Fn::e)] = &loop1<D4, Sleef_##name##d4_##acc>;              \
-    t.f[static_cast<int>(Fn::e)] = &loop1<F8, Sleef_##name##f8_##acc>;
-    TL_VM_UNARY(TL_X)
-#undef TL_X
-#define TL_X(e, name, acc)                                                            \
-    t.d2[static_cast<int>(Fn::e)] = &loop2<D4, Sleef_##name##d4_##acc>;             \
-    t.f2[static_cast<int>(Fn::e)] = &loop2<F8, Sleef_##name##f8_##acc>;
-    TL_VM_BINARY(TL_X)
-#undef TL_X
-    t.d[static_cast<int>(Fn::Sqrt)] = &loop1<D4, sqrtD4>;
-    t.f[static_cast<int>(Fn::Sqrt)] = &loop1<F8, sqrtF8>;
-    t.trustedD = &allTrusted<D4>;
-    t.trustedF = &allTrusted<F8>;
-    t.argTrustedD = &allArgumentsTrusted<D4>;
-    t.argTrustedF = &allArgumentsTrusted<F8>;
-    t.trusted2D = &allTrusted2<D4>;
-    t.trusted2F = &allTrusted2<F8>;
-}
+void fillAvxTable(LoopTable& t) { TL_VM_FILL_TABLE(t, D4, F8, d4, f8, sqrtD4, sqrtF8) }
 
 } // namespace tl::vmath::detail

@@ -1,9 +1,10 @@
 #pragma once
 // The SLEEF loops behind ops/VectorMath.h, one table per instruction set. Each
 // table lives in its own translation unit: VectorMathAvx.cpp is compiled with
-// -mavx (sleef.h declares its 256-bit entry points only then) and includes
-// nothing but intrinsics and SLEEF, so no inline function compiled for AVX can
-// be shared with code that runs on CPUs without it. VectorMath.cpp picks a table
+// -mavx and VectorMathAvx512.cpp with -mavx512f (sleef.h declares the 256- and
+// 512-bit entry points only then), and each includes nothing but intrinsics and
+// SLEEF, so no inline function compiled for a wider instruction set can be shared
+// with code that runs on CPUs without it. VectorMath.cpp picks a table
 // once, with __builtin_cpu_supports.
 #include "ops/VectorMath.h"
 
@@ -52,6 +53,8 @@ using LoopD = void (*)(const double* a, double* out, int64_t n);
 using LoopF = void (*)(const float* a, float* out, int64_t n);
 using Loop2D = void (*)(const double* a, const double* b, double* out, int64_t n);
 using Loop2F = void (*)(const float* a, const float* b, float* out, int64_t n);
+using PairD = void (*)(Fn fa, const double* a, double* outA, Fn fb, const double* b, double* outB, int64_t n);
+using PairF = void (*)(Fn fa, const float* a, float* outA, Fn fb, const float* b, float* outB, int64_t n);
 
 /// SLEEF loops indexed by Fn; null for the compositions (sigmoid, softplus,
 /// log1mexp), which VectorMath.cpp builds from the others. A loop handles any n,
@@ -61,6 +64,9 @@ struct LoopTable {
     LoopF f[kNumFns] = {};
     Loop2D d2[kNumFns] = {};
     Loop2F f2[kNumFns] = {};
+    /// Two primitive unary functions (isPrimitive, not sqrt) over two arrays in one loop.
+    PairD pairD = nullptr;
+    PairF pairF = nullptr;
     /// Whether every (a[i], r[i]), i < n, is inside TrustedBand: one pass at the table's
     /// width. The only definition of the band test: VectorMath.cpp finds the lanes to
     /// recompute with these too, on ever smaller stretches.
@@ -75,6 +81,8 @@ struct LoopTable {
     bool (*argTrustedF)(const float* a, int64_t n, const ArgumentBand<float>& band) = nullptr;
 };
 
+/// 8 doubles / 16 floats per call (AVX-512F). Call only when the CPU has AVX-512F.
+void fillAvx512Table(LoopTable& t);
 /// 4 doubles / 8 floats per call (SLEEF picks AVX2, FMA4 or AVX). Call only when the CPU has AVX.
 void fillAvxTable(LoopTable& t);
 /// 2 doubles / 4 floats per call (SLEEF picks AVX2-128, SSE4.1 or SSE2): every x86-64.

@@ -7,10 +7,23 @@
 
 namespace tl::vmath::detail {
 
+// Instruction sets with masked loads and stores (AVX-512) read and write a partial
+// last vector directly: Tr::loadTail(p, k, fill) gives the k elements at p and
+// `fill` in the other lanes, Tr::storeTail(p, v, k) writes v's first k lanes. The
+// others pad a copy (or, with n >= W, redo the last whole vector).
+template <class Tr>
+constexpr bool kMaskedTails = requires(const typename Tr::T* p, typename Tr::T* q) {
+    Tr::storeTail(q, Tr::loadTail(p, 1, typename Tr::T(1)), 1);
+};
+
 template <class Tr, auto F> void loop1(const typename Tr::T* a, typename Tr::T* out, int64_t n) {
     using T = typename Tr::T;
     int64_t i = 0;
     for (; i + Tr::W <= n; i += Tr::W) Tr::store(out + i, F(Tr::load(a + i)));
+    if constexpr (kMaskedTails<Tr>) {
+        if (i < n) Tr::storeTail(out + i, F(Tr::loadTail(a + i, n - i, T(1))), n - i);
+        return;
+    }
     if (i < n && n >= Tr::W && (out + n <= a || a + n <= out)) {
         // The tail as the last whole vector, overlapping lanes already done (the same
         // values again): no copy, which counts on a Scan step's few elements.
@@ -29,6 +42,10 @@ void loop2(const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out
     using T = typename Tr::T;
     int64_t i = 0;
     for (; i + Tr::W <= n; i += Tr::W) Tr::store(out + i, F(Tr::load(a + i), Tr::load(b + i)));
+    if constexpr (kMaskedTails<Tr>) {
+        if (i < n) Tr::storeTail(out + i, F(Tr::loadTail(a + i, n - i, T(1)), Tr::loadTail(b + i, n - i, T(1))), n - i);
+        return;
+    }
     if (i < n && n >= Tr::W && (out + n <= a || a + n <= out) && (out + n <= b || b + n <= out)) {
         Tr::store(out + n - Tr::W, F(Tr::load(a + n - Tr::W), Tr::load(b + n - Tr::W)));
     } else if (i < n) {
@@ -40,6 +57,58 @@ void loop2(const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out
         Tr::store(ta, F(Tr::load(ta), Tr::load(tb)));
         for (int64_t k = 0; i + k < n; ++k) out[i + k] = ta[k];
     }
+}
+
+// fa on a and fb on b, both per vector: the two calls' instruction chains overlap.
+// The tail as for loop1: the last whole vector again where no output overlaps an
+// input, otherwise padded copies.
+template <class Tr, class VF>
+void pairLoop(VF fa, const typename Tr::T* a, typename Tr::T* oa, VF fb, const typename Tr::T* b, typename Tr::T* ob,
+              int64_t n) {
+    using T = typename Tr::T;
+    int64_t i = 0;
+    for (; i + Tr::W <= n; i += Tr::W) {
+        const auto x = fa(Tr::load(a + i));
+        const auto y = fb(Tr::load(b + i));
+        Tr::store(oa + i, x);
+        Tr::store(ob + i, y);
+    }
+    if (i == n) return;
+    if constexpr (kMaskedTails<Tr>) {
+        const auto x = fa(Tr::loadTail(a + i, n - i, T(1)));
+        const auto y = fb(Tr::loadTail(b + i, n - i, T(1)));
+        Tr::storeTail(oa + i, x, n - i);
+        Tr::storeTail(ob + i, y, n - i);
+        return;
+    }
+    auto apart = [n](const T* in, const T* out) { return out + n <= in || in + n <= out; };
+    if (n >= Tr::W && apart(a, oa) && apart(b, oa) && apart(a, ob) && apart(b, ob)) {
+        const int64_t j = n - Tr::W;
+        const auto x = fa(Tr::load(a + j));
+        const auto y = fb(Tr::load(b + j));
+        Tr::store(oa + j, x);
+        Tr::store(ob + j, y);
+        return;
+    }
+    alignas(64) T ta[Tr::W], tb[Tr::W];
+    for (int k = 0; k < Tr::W; ++k) {
+        ta[k] = i + k < n ? a[i + k] : T(1);
+        tb[k] = i + k < n ? b[i + k] : T(1);
+    }
+    Tr::store(ta, fa(Tr::load(ta)));
+    Tr::store(tb, fb(Tr::load(tb)));
+    for (int64_t k = 0; i + k < n; ++k) {
+        oa[i + k] = ta[k];
+        ob[i + k] = tb[k];
+    }
+}
+
+// The pair loop of one table: the functions by Fn from `Fns`, an array each
+// instruction set's unit fills as it fills its table.
+template <class Tr, auto& Fns>
+void pairByFn(Fn fa, const typename Tr::T* a, typename Tr::T* oa, Fn fb, const typename Tr::T* b, typename Tr::T* ob,
+              int64_t n) {
+    pairLoop<Tr>(Fns[static_cast<int>(fa)], a, oa, Fns[static_cast<int>(fb)], b, ob, n);
 }
 
 // TrustedBand's tests on whole vectors, with GCC's vector operators on the
@@ -74,7 +143,11 @@ bool trustedPass(const typename Tr::T* a, const typename Tr::T* b, const typenam
     ok = ~ok;
     int64_t i = 0;
     for (; i + Tr::W <= n; i += Tr::W) ok &= lanes(Tr::load(a + i), Binary ? Tr::load(b + i) : V{}, Tr::load(r + i));
-    if (i < n && n >= Tr::W) {
+    if constexpr (kMaskedTails<Tr>) {
+        if (i < n)
+            ok &= lanes(Tr::loadTail(a + i, n - i, T(2)), Binary ? Tr::loadTail(b + i, n - i, T(1)) : V{},
+                        Tr::loadTail(r + i, n - i, T(1)));
+    } else if (i < n && n >= Tr::W) {
         // The last whole vector again: a lane tested twice changes nothing.
         const int64_t j = n - Tr::W;
         ok &= lanes(Tr::load(a + j), Binary ? Tr::load(b + j) : V{}, Tr::load(r + j));
@@ -106,7 +179,9 @@ template <class Tr> bool allArgumentsTrusted(const typename Tr::T* a, int64_t n,
     ok = ~ok;
     int64_t i = 0;
     for (; i + Tr::W <= n; i += Tr::W) ok &= lanes(Tr::load(a + i));
-    if (i < n && n >= Tr::W) {
+    if constexpr (kMaskedTails<Tr>) {
+        if (i < n) ok &= lanes(Tr::loadTail(a + i, n - i, (lo + hi) / 2 + absMin * 2));
+    } else if (i < n && n >= Tr::W) {
         ok &= lanes(Tr::load(a + n - Tr::W));
     } else if (i < n) {
         alignas(64) T ta[Tr::W];
@@ -128,30 +203,55 @@ bool allTrusted2(const typename Tr::T* a, const typename Tr::T* b, const typenam
 
 } // namespace tl::vmath::detail
 
+// Fills table `t` of one instruction set: D, F its double and float vector traits,
+// DS, FS SLEEF's width suffixes (d4, f8), SQRT_D, SQRT_F the hardware square roots.
+// Expects namespace-scope arrays g_vecD, g_vecF of the unit (the pair loops' functions).
+#define TL_VM_SET_UNARY(e, name, acc, D, F, DS, FS)                          \
+    t.d[static_cast<int>(Fn::e)] = &loop1<D, Sleef_##name##DS##_##acc>;      \
+    t.f[static_cast<int>(Fn::e)] = &loop1<F, Sleef_##name##FS##_##acc>;      \
+    g_vecD[static_cast<int>(Fn::e)] = &Sleef_##name##DS##_##acc;             \
+    g_vecF[static_cast<int>(Fn::e)] = &Sleef_##name##FS##_##acc;
+#define TL_VM_SET_BINARY(e, name, acc, D, F, DS, FS)                         \
+    t.d2[static_cast<int>(Fn::e)] = &loop2<D, Sleef_##name##DS##_##acc>;     \
+    t.f2[static_cast<int>(Fn::e)] = &loop2<F, Sleef_##name##FS##_##acc>;
+#define TL_VM_FILL_TABLE(t, D, F, DS, FS, SQRT_D, SQRT_F)                   \
+    TL_VM_UNARY(TL_VM_SET_UNARY, D, F, DS, FS)                               \
+    TL_VM_BINARY(TL_VM_SET_BINARY, D, F, DS, FS)                             \
+    t.d[static_cast<int>(Fn::Sqrt)] = &loop1<D, SQRT_D>;                     \
+    t.f[static_cast<int>(Fn::Sqrt)] = &loop1<F, SQRT_F>;                     \
+    t.pairD = &pairByFn<D, g_vecD>;                                          \
+    t.pairF = &pairByFn<F, g_vecF>;                                          \
+    t.trustedD = &allTrusted<D>;                                             \
+    t.trustedF = &allTrusted<F>;                                             \
+    t.argTrustedD = &allArgumentsTrusted<D>;                                 \
+    t.argTrustedF = &allArgumentsTrusted<F>;                                 \
+    t.trusted2D = &allTrusted2<D>;                                           \
+    t.trusted2F = &allTrusted2<F>;
+
 // The unary functions: Fn, SLEEF's name, its 1-ULP variant (erfc has only 1.5).
 // sqrt is the hardware instruction (correctly rounded), defined per unit.
-#define TL_VM_UNARY(X)        \
-    X(Exp, exp, u10)          \
-    X(Expm1, expm1, u10)      \
-    X(Exp2, exp2, u10)        \
-    X(Log, log, u10)          \
-    X(Log1p, log1p, u10)      \
-    X(Log2, log2, u10)        \
-    X(Log10, log10, u10)      \
-    X(Sin, sin, u10)          \
-    X(Cos, cos, u10)          \
-    X(Tan, tan, u10)          \
-    X(Sinh, sinh, u10)        \
-    X(Cosh, cosh, u10)        \
-    X(Tanh, tanh, u10)        \
-    X(ArcSin, asin, u10)      \
-    X(ArcCos, acos, u10)      \
-    X(ArcTan, atan, u10)      \
-    X(ArcSinh, asinh, u10)    \
-    X(ArcCosh, acosh, u10)    \
-    X(ArcTanh, atanh, u10)    \
-    X(Erf, erf, u10)          \
-    X(Erfc, erfc, u15)
-#define TL_VM_BINARY(X) \
-    X(Pow, pow, u10)    \
-    X(ArcTan2, atan2, u10)
+#define TL_VM_UNARY(X, ...)               \
+    X(Exp, exp, u10, __VA_ARGS__)         \
+    X(Expm1, expm1, u10, __VA_ARGS__)     \
+    X(Exp2, exp2, u10, __VA_ARGS__)       \
+    X(Log, log, u10, __VA_ARGS__)         \
+    X(Log1p, log1p, u10, __VA_ARGS__)     \
+    X(Log2, log2, u10, __VA_ARGS__)       \
+    X(Log10, log10, u10, __VA_ARGS__)     \
+    X(Sin, sin, u10, __VA_ARGS__)         \
+    X(Cos, cos, u10, __VA_ARGS__)         \
+    X(Tan, tan, u10, __VA_ARGS__)         \
+    X(Sinh, sinh, u10, __VA_ARGS__)       \
+    X(Cosh, cosh, u10, __VA_ARGS__)       \
+    X(Tanh, tanh, u10, __VA_ARGS__)       \
+    X(ArcSin, asin, u10, __VA_ARGS__)     \
+    X(ArcCos, acos, u10, __VA_ARGS__)     \
+    X(ArcTan, atan, u10, __VA_ARGS__)     \
+    X(ArcSinh, asinh, u10, __VA_ARGS__)   \
+    X(ArcCosh, acosh, u10, __VA_ARGS__)   \
+    X(ArcTanh, atanh, u10, __VA_ARGS__)   \
+    X(Erf, erf, u10, __VA_ARGS__)         \
+    X(Erfc, erfc, u15, __VA_ARGS__)
+#define TL_VM_BINARY(X, ...)              \
+    X(Pow, pow, u10, __VA_ARGS__)         \
+    X(ArcTan2, atan2, u10, __VA_ARGS__)

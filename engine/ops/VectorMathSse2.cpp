@@ -25,27 +25,12 @@ struct F4 {
 __m128d sqrtD2(__m128d x) { return _mm_sqrt_pd(x); }
 __m128 sqrtF4(__m128 x) { return _mm_sqrt_ps(x); }
 
+// The functions the pair loops call, by Fn (filled with the table).
+decltype(&Sleef_expd2_u10) g_vecD[kNumFns] = {};
+decltype(&Sleef_expf4_u10) g_vecF[kNumFns] = {};
+
 } // namespace
 
-void fillSse2Table(LoopTable& t) {
-#define TL_X(e, name, acc)                                                            \
-    t.d[static_cast<int>(Fn::e)] = &loop1<D2, Sleef_##name##d2_##acc>;              \
-    t.f[static_cast<int>(Fn::e)] = &loop1<F4, Sleef_##name##f4_##acc>;
-    TL_VM_UNARY(TL_X)
-#undef TL_X
-#define TL_X(e, name, acc)                                                            \
-    t.d2[static_cast<int>(Fn::e)] = &loop2<D2, Sleef_##name##d2_##acc>;             \
-    t.f2[static_cast<int>(Fn::e)] = &loop2<F4, Sleef_##name##f4_##acc>;
-    TL_VM_BINARY(TL_X)
-#undef TL_X
-    t.d[static_cast<int>(Fn::Sqrt)] = &loop1<D2, sqrtD2>;
-    t.f[static_cast<int>(Fn::Sqrt)] = &loop1<F4, sqrtF4>;
-    t.trustedD = &allTrusted<D2>;
-    t.trustedF = &allTrusted<F4>;
-    t.argTrustedD = &allArgumentsTrusted<D2>;
-    t.argTrustedF = &allArgumentsTrusted<F4>;
-    t.trusted2D = &allTrusted2<D2>;
-    t.trusted2F = &allTrusted2<F4>;
-}
+void fillSse2Table(LoopTable& t) { TL_VM_FILL_TABLE(t, D2, F4, d2, f4, sqrtD2, sqrtF4) }
 
 } // namespace tl::vmath::detail

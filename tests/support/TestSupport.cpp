@@ -1,5 +1,7 @@
 #include "TestSupport.h"
 
+#include "ops/VectorMath.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -67,5 +69,15 @@ std::string compareArrays(const NDArray& a, const NDArray& b, double rtol, doubl
     }
     return {};
 }
+
+std::vector<std::string> vectorIsas() {
+    std::vector<std::string> v = {vmath::isaName()};
+    for (const char* isa : vmath::availableIsas())
+        if (v[0] != isa) v.push_back(isa);
+    return v;
+}
+
+IsaScope::IsaScope(const std::string& isa) : m_previous(vmath::isaName()) { vmath::selectIsa(isa.c_str()); }
+IsaScope::~IsaScope() { vmath::selectIsa(m_previous.c_str()); }
 
 } // namespace tl::test

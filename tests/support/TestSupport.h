@@ -33,6 +33,22 @@ std::string seedDprintListing(int which);
 /// rtol*|b| + atol (NaNs equal NaNs); otherwise a message naming the first difference.
 std::string compareArrays(const NDArray& a, const NDArray& b, double rtol = 1e-12, double atol = 0.0);
 
+/// The instruction sets of the vectorised functions (ops/VectorMath.h) to test: the
+/// one chosen for this CPU first, then every other one it runs.
+std::vector<std::string> vectorIsas();
+
+/// Uses the vectorised functions of one instruction set for a scope.
+class IsaScope {
+public:
+    explicit IsaScope(const std::string& isa);
+    ~IsaScope();
+    IsaScope(const IsaScope&) = delete;
+    IsaScope& operator=(const IsaScope&) = delete;
+
+private:
+    std::string m_previous;
+};
+
 } // namespace tl::test
 
 /// QVERIFY2 on compareArrays.

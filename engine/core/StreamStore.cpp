@@ -1,0 +1,23 @@
+#include "core/StreamStore.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <emmintrin.h>
+
+namespace tl {
+
+void streamBytes(void* dst, const void* src, size_t bytes) {
+    auto* d = static_cast<std::byte*>(dst);
+    const auto* s = static_cast<const std::byte*>(src);
+    const size_t head = std::min(bytes, (16 - reinterpret_cast<uintptr_t>(d) % 16) % 16);
+    std::memcpy(d, s, head);
+    size_t i = head;
+    for (; i + 16 <= bytes; i += 16)
+        _mm_stream_si128(reinterpret_cast<__m128i*>(d + i), _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i)));
+    std::memcpy(d + i, s + i, bytes - i);
+}
+
+void streamFence() { _mm_sfence(); }
+
+} // namespace tl
