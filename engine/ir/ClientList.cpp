@@ -6,7 +6,6 @@
 #include <functional>
 #include <iterator>
 #include <unordered_map>
-#include <utility>
 
 namespace tl {
 
@@ -23,37 +22,14 @@ namespace {
 constexpr Client kHole{nullptr, -1};
 // A gap at the front longer than this and than the readers after it is given back.
 constexpr uint32_t kGapKept = 16;
+// How far from either end a long list without a table looks before building one.
+constexpr size_t kNearEnds = 8;
 } // namespace
 
-ClientList::ClientList(const ClientList& other) { append(other); }
-
-ClientList& ClientList::operator=(const ClientList& other) {
-    if (this != &other) {
-        clear();
-        append(other);
-    }
-    return *this;
+void ClientList::freePositions() {
+    delete m_positions;
+    m_positions = nullptr;
 }
-
-ClientList::ClientList(ClientList&& other) noexcept
-    : m_items(std::move(other.m_items)), m_front(other.m_front), m_holes(other.m_holes),
-      m_positions(std::exchange(other.m_positions, nullptr)) {
-    other.m_front = other.m_holes = 0;
-}
-
-ClientList& ClientList::operator=(ClientList&& other) noexcept {
-    if (this != &other) {
-        m_items = std::move(other.m_items);
-        m_front = other.m_front;
-        m_holes = other.m_holes;
-        delete m_positions;
-        m_positions = std::exchange(other.m_positions, nullptr);
-        other.m_front = other.m_holes = 0;
-    }
-    return *this;
-}
-
-ClientList::~ClientList() { delete m_positions; }
 
 const Client& ClientList::operator[](size_t i) const {
     if (m_holes == 0) return m_items[m_front + i];
@@ -62,46 +38,42 @@ const Client& ClientList::operator[](size_t i) const {
     return *it;
 }
 
-void ClientList::push_back(const Client& c) {
-    m_items.push_back(c);
-    if (m_positions) m_positions->at.emplace(c, static_cast<uint32_t>(m_items.size() - 1));
+void ClientList::notePosition(const Client& c) {
+    m_positions->at.emplace(c, static_cast<uint32_t>(m_items.size() - 1));
 }
 
-void ClientList::clear() {
-    m_items.clear();
-    m_front = m_holes = 0;
-    delete m_positions;
-    m_positions = nullptr;
-}
-
-void ClientList::append(const ClientList& other) {
-    if (other.m_holes == 0 && !m_positions) {
-        m_items.append(other.m_items.data() + other.m_front, other.m_items.end());
-        return;
-    }
+void ClientList::appendEach(const ClientList& other) {
     for (const Client& c : other) push_back(c);
 }
 
-void ClientList::remove(const Client& c) {
+bool ClientList::shiftOver(const Client& c) {
+    // A long list is searched only near its ends (readers are mostly replaced oldest or
+    // newest first); past that the table finds the reader at once.
+    Client* items = m_items.data();
+    const size_t n = m_items.size();
+    const size_t reach = n - m_front < kTableFrom ? n : kNearEnds;
+    for (size_t lo = m_front + 1, hi = n - 1, step = 0; lo < hi && step < reach; ++lo, --hi, ++step) {
+        if (items[hi - 1] == c) {
+            m_items.erase(items + hi - 1, items + hi);
+            return true;
+        }
+        if (items[lo] == c) {
+            std::move_backward(items + m_front, items + lo, items + lo + 1);
+            ++m_front;
+            return true;
+        }
+    }
+    return false;
+}
+
+void ClientList::removeElsewhere(const Client& c) {
     Client* items = m_items.data();
     const size_t n = m_items.size();
     if (items[n - 1] == c || items[m_front] == c) {
         if (items[n - 1] == c) m_items.pop_back();
         else ++m_front;
         if (m_positions) m_positions->at.erase(c);
-    } else if (!m_positions && n - m_front < kTableFrom) {
-        // Short: find it from both ends and shift the shorter side over it.
-        for (size_t lo = m_front + 1, hi = n - 1; lo < hi; ++lo, --hi) {
-            if (items[hi - 1] == c) {
-                m_items.erase(items + hi - 1, items + hi);
-                break;
-            }
-            if (items[lo] == c) {
-                std::move_backward(items + m_front, items + lo, items + lo + 1);
-                ++m_front;
-                break;
-            }
-        }
+    } else if (!m_positions && shiftOver(c)) {
     } else {
         if (!m_positions) buildPositions();
         auto found = m_positions->at.find(c);

@@ -61,12 +61,33 @@ public:
 
     ClientList() = default;
     /// A copy has no holes and builds its own table when it needs one.
-    ClientList(const ClientList& other);
-    ClientList& operator=(const ClientList& other);
+    ClientList(const ClientList& other) { append(other); }
+    ClientList& operator=(const ClientList& other) {
+        if (this != &other) {
+            clear();
+            append(other);
+        }
+        return *this;
+    }
     // Moving leaves the source empty.
-    ClientList(ClientList&& other) noexcept;
-    ClientList& operator=(ClientList&& other) noexcept;
-    ~ClientList();
+    ClientList(ClientList&& other) noexcept
+        : m_items(std::move(other.m_items)), m_front(other.m_front), m_holes(other.m_holes), m_positions(other.m_positions) {
+        other.m_front = other.m_holes = 0;
+        other.m_positions = nullptr;
+    }
+    ClientList& operator=(ClientList&& other) noexcept {
+        if (this != &other) {
+            dropPositions();
+            m_items = std::move(other.m_items);
+            m_front = other.m_front;
+            m_holes = other.m_holes;
+            m_positions = other.m_positions;
+            other.m_front = other.m_holes = 0;
+            other.m_positions = nullptr;
+        }
+        return *this;
+    }
+    ~ClientList() { dropPositions(); }
 
     Iterator begin() const { return Iterator(m_items.data() + m_front, m_items.end()); }
     Iterator end() const { return Iterator(m_items.end(), m_items.end()); }
@@ -77,7 +98,7 @@ public:
     const Client& front() const { return m_items[m_front]; }
     const Client& back() const { return m_items.back(); }
 
-    /// From this many entries on, a removal between the ends looks its reader up in a table.
+    /// From this many entries on, a removal not near either end looks its reader up in a table.
     static constexpr size_t kTableFrom = 32;
 
 private:
@@ -86,12 +107,41 @@ private:
 
     static bool isHole(const Client& c) { return c.node == nullptr && c.index < 0; }
 
-    void push_back(const Client& c);
-    void clear();
+    void push_back(const Client& c) {
+        m_items.push_back(c);
+        if (m_positions) notePosition(c);
+    }
+    void clear() {
+        m_items.clear();
+        m_front = m_holes = 0;
+        dropPositions();
+    }
     /// Removes `c` (each client appears once; it must be here).
-    void remove(const Client& c);
-    void append(const ClientList& other);
+    void remove(const Client& c) {
+        // The common case inline: the newest reader of a list without a table.
+        if (!m_positions && m_items.back() == c) {
+            m_items.pop_back();
+            if (m_front == m_items.size()) clear();
+            return;
+        }
+        removeElsewhere(c);
+    }
+    void append(const ClientList& other) {
+        if (other.m_holes == 0 && !m_positions) m_items.append(other.m_items.data() + other.m_front, other.m_items.end());
+        else appendEach(other);
+    }
+    void dropPositions() {
+        if (m_positions) freePositions();
+    }
 
+    void removeElsewhere(const Client& c);
+    /// Without a table: finds `c` from both ends (all of a short list, the ends of a
+    /// long one) and shifts the shorter side over it; false when not found.
+    bool shiftOver(const Client& c);
+    void appendEach(const ClientList& other);
+    void freePositions();
+
+    void notePosition(const Client& c);
     void trimEnds();
     /// Closes every hole and the front gap, keeping the readers' order.
     void compact();
