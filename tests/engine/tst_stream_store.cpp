@@ -9,7 +9,6 @@
 #include "builder/GraphBuilder.h"
 #include "builder/Math.h"
 #include "core/StreamStore.h"
-#include "core/ThreadPool.h"
 #include "ops/Elemwise.h"
 
 #include <QtTest>
@@ -21,15 +20,6 @@
 using namespace tl;
 
 namespace {
-
-class Threads {
-public:
-    explicit Threads(int n) : m_previous(ThreadPool::instance().setThreads(n)) {}
-    ~Threads() { ThreadPool::instance().setThreads(m_previous); }
-
-private:
-    int m_previous;
-};
 
 // 2*exp(x) + tanh(x) on n doubles, computed in slices of at most `slice` elements
 // (each below the streaming size) or at once.
@@ -77,7 +67,7 @@ private slots:
         for (int64_t i = 0; i < n; ++i) x.data<double>()[i] = -4.0 + 8.0 * static_cast<double>(i % 4099) / 4099.0;
         const NDArray small = fused(x, 100'000);
         for (int threads : {1, 2}) {
-            Threads scope(threads);
+            test::ThreadCount scope(threads);
             const NDArray whole = fused(x, n);
             QVERIFY(std::memcmp(whole.data<double>(), small.data<double>(), static_cast<size_t>(n) * 8) == 0);
         }

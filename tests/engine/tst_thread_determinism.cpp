@@ -67,15 +67,6 @@ std::unique_ptr<Graph> fusedSum(const Node** reduce, const Shape& shape = {kN},
     return g;
 }
 
-class ThreadCount {
-public:
-    explicit ThreadCount(int n) : m_previous(ThreadPool::instance().setThreads(n)) {}
-    ~ThreadCount() { ThreadPool::instance().setThreads(m_previous); }
-
-private:
-    int m_previous;
-};
-
 bool sameBits(const NDArray& a, const NDArray& b) {
     return a.size() == b.size() && std::memcmp(a.rawData(), b.rawData(), static_cast<size_t>(a.size()) * sizeof(double)) == 0;
 }

@@ -1,5 +1,6 @@
 #include "TestSupport.h"
 
+#include "core/ThreadPool.h"
 #include "ops/VectorMath.h"
 
 #include <algorithm>
@@ -76,6 +77,9 @@ std::vector<std::string> vectorIsas() {
         if (v[0] != isa) v.push_back(isa);
     return v;
 }
+
+ThreadCount::ThreadCount(int n) : m_previous(ThreadPool::instance().setThreads(n)) {}
+ThreadCount::~ThreadCount() { ThreadPool::instance().setThreads(m_previous); }
 
 IsaScope::IsaScope(const std::string& isa) : m_previous(vmath::isaName()) { vmath::selectIsa(isa.c_str()); }
 IsaScope::~IsaScope() { vmath::selectIsa(m_previous.c_str()); }

@@ -37,6 +37,18 @@ std::string compareArrays(const NDArray& a, const NDArray& b, double rtol = 1e-1
 /// one chosen for this CPU first, then every other one it runs.
 std::vector<std::string> vectorIsas();
 
+/// Runs the thread pool with `n` threads for a scope.
+class ThreadCount {
+public:
+    explicit ThreadCount(int n);
+    ~ThreadCount();
+    ThreadCount(const ThreadCount&) = delete;
+    ThreadCount& operator=(const ThreadCount&) = delete;
+
+private:
+    int m_previous;
+};
+
 /// Uses the vectorised functions of one instruction set for a scope.
 class IsaScope {
 public:
