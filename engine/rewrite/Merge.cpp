@@ -29,6 +29,7 @@
 #include "analysis/DestroyHandler.h"
 #include "core/HashMix.h"
 #include "analysis/GraphEquality.h"
+#include "rewrite/MergeTable.h"
 #include "rewrite/Rewrites.h"
 
 #include <string>
@@ -141,41 +142,6 @@ bool MergePass::mergeConstants(Rewriter& rewriter) {
     return !groups.empty();
 }
 
-// Representatives by (op class, inputs). An op's class is only asked for once two
-// nodes read the same inputs: the class of an op with an inner graph hashes that
-// whole graph (a fused Composite of thousands of scalar ops), and a node whose
-// inputs no other node reads never needs it.
-class NodeTable {
-public:
-    explicit NodeTable(StructuralNumbering& ops) : m_ops(ops) {}
-
-    /// The representative of the key of `node` (reading `inputs`), and whether the key is new
-    /// (then `node` is its representative). The reference holds until the next call.
-    std::pair<NodeId&, bool> emplace(const Node& node, std::vector<VarId> inputs) {
-        std::vector<Entry>& entries = m_byInputs[std::move(inputs)];
-        if (entries.empty()) {
-            entries.push_back({-1, node.opPtr(), node.id()});
-            return {entries.back().representative, true};
-        }
-        const int64_t cls = m_ops.opClass(node.opPtr());
-        for (Entry& e : entries) {
-            if (e.opClass < 0) e.opClass = m_ops.opClass(e.op);
-            if (e.opClass == cls) return {e.representative, false};
-        }
-        entries.push_back({cls, node.opPtr(), node.id()});
-        return {entries.back().representative, true};
-    }
-
-private:
-    struct Entry {
-        int64_t opClass;  // -1 until asked
-        OpPtr op;         // the op the key was made from
-        NodeId representative;
-    };
-    StructuralNumbering& m_ops;
-    std::unordered_map<std::vector<VarId>, std::vector<Entry>, IntListHash> m_byInputs;
-};
-
 bool MergePass::mergeNodes(Rewriter& rewriter) {
     const Graph& g = rewriter.graph();
     // Values some node destroys (through any chain of views): their producers stay apart.
@@ -196,7 +162,7 @@ bool MergePass::mergeNodes(Rewriter& rewriter) {
             return hashMix(IntListHash{}(k.inputs), static_cast<uint64_t>(k.opClass));
         }
     };
-    NodeTable table(ops);
+    MergeTable table(ops);
     std::unordered_map<Key, VarId, KeyHash> freshBuffers;  // key -> output of the first such buffer
     std::unordered_map<VarId, VarId> byValue;              // a fresh buffer's output -> that first one
     std::unordered_set<VarId> freshVars;
@@ -204,23 +170,23 @@ bool MergePass::mergeNodes(Rewriter& rewriter) {
     std::vector<NodeId> order;
     for (Node* n : g.toposort()) order.push_back(n->id());
     bool changed = false;
+    std::vector<VarId> inputs;
     for (NodeId id : order) {
         Node* node = g.findNode(id);
         if (!node) continue;
-        std::vector<VarId> inputs;
-        inputs.reserve(node->inputs().size());
+        inputs.clear();
         for (const Variable* in : node->inputs()) {
             auto alias = byValue.find(in->id());
             inputs.push_back(alias == byValue.end() ? in->id() : alias->second);
         }
         if (isFreshBuffer(*node, freshVars)) {
             freshVars.insert(node->output(0)->id());
-            auto [fb, first] = freshBuffers.emplace(Key{ops.opClass(node->opPtr()), std::move(inputs)}, node->output(0)->id());
+            auto [fb, first] = freshBuffers.emplace(Key{ops.opClass(node->opPtr()), inputs}, node->output(0)->id());
             if (!first) byValue[node->output(0)->id()] = fb->second;
             continue;
         }
         if (!mergeable(*node, destroyedRoots)) continue;
-        auto [representative, fresh] = table.emplace(*node, std::move(inputs));
+        auto [representative, fresh] = table.emplace(*node, inputs);
         if (fresh) continue;
         Node* rep = g.findNode(representative);
         if (!rep || !mergeable(*rep, destroyedRoots)) {
