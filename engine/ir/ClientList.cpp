@@ -73,8 +73,7 @@ void ClientList::removeElsewhere(const Client& c) {
         if (items[n - 1] == c) m_items.pop_back();
         else ++m_front;
         if (m_positions) m_positions->at.erase(c);
-    } else if (!m_positions && shiftOver(c)) {
-    } else {
+    } else if (m_positions || !shiftOver(c)) {
         if (!m_positions) buildPositions();
         auto found = m_positions->at.find(c);
         if (found == m_positions->at.end()) return;

@@ -7,7 +7,8 @@
 // that rewrites every reader in turn is quadratic. So a removal at either end
 // just moves that end (a gap at the front, a shorter back); one in between leaves
 // a hole that walks skip, found through a table of positions the list builds once
-// it is long, and the holes are closed all at once when they outnumber the readers.
+// it is long and a reader is not near either end, and the holes are closed all at
+// once when they outnumber the readers.
 // Holes never sit at either end, so front() and back() are the first and last reader.
 #include "core/InlineVector.h"
 
