@@ -2,10 +2,8 @@
 
 #include "ops/VectorKernels.h"
 
-#include <array>
 #include <cstring>
 #include <type_traits>
-#include <utility>
 
 namespace tl {
 

@@ -78,7 +78,7 @@ BlockFn vectorBlockKernel(ScalarOpCode code, DType compute) {
 std::optional<vmath::Fn> pairableVectorFn(ScalarOpCode code, DType compute) {
     if (compute != DType::Float64 && compute != DType::Float32) return std::nullopt;
     const std::optional<vmath::Fn> f = vectorFnOf(code);
-    if (!f || vmath::isBinary(*f) || !vmath::isPrimitive(*f) || *f == vmath::Fn::Sqrt) return std::nullopt;
+    if (!f || !vmath::isPrimitive(*f) || *f == vmath::Fn::Sqrt) return std::nullopt;
     return f;
 }
 

@@ -16,25 +16,29 @@ constexpr bool kMaskedTails = requires(const typename Tr::T* p, typename Tr::T* 
     Tr::storeTail(q, Tr::loadTail(p, 1, typename Tr::T(1)), 1);
 };
 
-template <class Tr, auto F> void loop1(const typename Tr::T* a, typename Tr::T* out, int64_t n) {
+// f on the elements [i, n) of a after the whole vectors, i > n - W.
+template <class Tr, class VF> inline void lastVector(VF f, const typename Tr::T* a, typename Tr::T* out, int64_t i, int64_t n) {
     using T = typename Tr::T;
-    int64_t i = 0;
-    for (; i + Tr::W <= n; i += Tr::W) Tr::store(out + i, F(Tr::load(a + i)));
+    if (i >= n) return;
     if constexpr (kMaskedTails<Tr>) {
-        if (i < n) Tr::storeTail(out + i, F(Tr::loadTail(a + i, n - i, T(1))), n - i);
-        return;
-    }
-    if (i < n && n >= Tr::W && (out + n <= a || a + n <= out)) {
+        Tr::storeTail(out + i, f(Tr::loadTail(a + i, n - i, T(1))), n - i);
+    } else if (n >= Tr::W && (out + n <= a || a + n <= out)) {
         // The tail as the last whole vector, overlapping lanes already done (the same
         // values again): no copy, which counts on a Scan step's few elements.
-        Tr::store(out + n - Tr::W, F(Tr::load(a + n - Tr::W)));
-    } else if (i < n) {
+        Tr::store(out + n - Tr::W, f(Tr::load(a + n - Tr::W)));
+    } else {
         // The tail as one padded vector: 1 is inside every function's domain.
         alignas(64) T t[Tr::W];
         for (int k = 0; k < Tr::W; ++k) t[k] = i + k < n ? a[i + k] : T(1);
-        Tr::store(t, F(Tr::load(t)));
+        Tr::store(t, f(Tr::load(t)));
         for (int64_t k = 0; i + k < n; ++k) out[i + k] = t[k];
     }
+}
+
+template <class Tr, auto F> void loop1(const typename Tr::T* a, typename Tr::T* out, int64_t n) {
+    int64_t i = 0;
+    for (; i + Tr::W <= n; i += Tr::W) Tr::store(out + i, F(Tr::load(a + i)));
+    lastVector<Tr>(F, a, out, i, n);
 }
 
 template <class Tr, auto F>
@@ -60,12 +64,10 @@ void loop2(const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out
 }
 
 // fa on a and fb on b, both per vector: the two calls' instruction chains overlap.
-// The tail as for loop1: the last whole vector again where no output overlaps an
-// input, otherwise padded copies.
+// The tails one function at a time, as loop1's (neither output overlaps either input).
 template <class Tr, class VF>
 void pairLoop(VF fa, const typename Tr::T* a, typename Tr::T* oa, VF fb, const typename Tr::T* b, typename Tr::T* ob,
               int64_t n) {
-    using T = typename Tr::T;
     int64_t i = 0;
     for (; i + Tr::W <= n; i += Tr::W) {
         const auto x = fa(Tr::load(a + i));
@@ -73,34 +75,8 @@ void pairLoop(VF fa, const typename Tr::T* a, typename Tr::T* oa, VF fb, const t
         Tr::store(oa + i, x);
         Tr::store(ob + i, y);
     }
-    if (i == n) return;
-    if constexpr (kMaskedTails<Tr>) {
-        const auto x = fa(Tr::loadTail(a + i, n - i, T(1)));
-        const auto y = fb(Tr::loadTail(b + i, n - i, T(1)));
-        Tr::storeTail(oa + i, x, n - i);
-        Tr::storeTail(ob + i, y, n - i);
-        return;
-    }
-    auto apart = [n](const T* in, const T* out) { return out + n <= in || in + n <= out; };
-    if (n >= Tr::W && apart(a, oa) && apart(b, oa) && apart(a, ob) && apart(b, ob)) {
-        const int64_t j = n - Tr::W;
-        const auto x = fa(Tr::load(a + j));
-        const auto y = fb(Tr::load(b + j));
-        Tr::store(oa + j, x);
-        Tr::store(ob + j, y);
-        return;
-    }
-    alignas(64) T ta[Tr::W], tb[Tr::W];
-    for (int k = 0; k < Tr::W; ++k) {
-        ta[k] = i + k < n ? a[i + k] : T(1);
-        tb[k] = i + k < n ? b[i + k] : T(1);
-    }
-    Tr::store(ta, fa(Tr::load(ta)));
-    Tr::store(tb, fb(Tr::load(tb)));
-    for (int64_t k = 0; i + k < n; ++k) {
-        oa[i + k] = ta[k];
-        ob[i + k] = tb[k];
-    }
+    lastVector<Tr>(fa, a, oa, i, n);
+    lastVector<Tr>(fb, b, ob, i, n);
 }
 
 // The pair loop of one table: the functions by Fn from `Fns`, an array each

@@ -2,6 +2,7 @@
 // depending on the other, become one loop named "a&b" whose step computes both.
 //   scan_a(n, ...) , scan_b(n, ...)  ->  scan_{a&b}(n, ...a, ...b)
 // States keep the order of the loops merged (a's first), category by category.
+#include "core/HashMix.h"
 #include "ir/Rewriter.h"
 #include "ops/ScanOp.h"
 #include "rewrite/RewriteBase.h"
@@ -116,7 +117,7 @@ struct StepsKey {
     friend bool operator==(const StepsKey&, const StepsKey&) = default;
 };
 struct StepsKeyHash {
-    size_t operator()(const StepsKey& k) const { return std::hash<int64_t>{}(k.value) ^ (k.constant ? 0x9e37 : 0); }
+    size_t operator()(const StepsKey& k) const { return hashMix(k.constant ? 1 : 0, static_cast<uint64_t>(k.value)); }
 };
 StepsKey stepsKey(const Node& scan) {
     if (auto c = constantInt(scan.input(0))) return {true, *c};
@@ -175,8 +176,13 @@ private:
             const int refused = *(joinable - 1);
             rw.notifyMatchFailure(name(), n, [&] { return whyNotJoin(n, refused, groups); });
         } else if (joinable == same.end() && fresh > 0) {
-            const Node& other = *groups.back().front();
-            rw.notifyMatchFailure(name(), n, [&] { return "n_steps differ with " + other.label(); });
+            // Earlier groups exist, none of these n_steps (a while or inplace loop of the
+            // same n_steps stands alone, with its own reason).
+            rw.notifyMatchFailure(name(), n, [&] {
+                const auto steps = constantInt(n.input(0));
+                return "n_steps (" + (steps ? std::to_string(*steps) : "a variable") +
+                       ") differ from every earlier loop it could join";
+            });
         }
         if (joinable != same.end()) {
             groups[*joinable].push_back(&n);
