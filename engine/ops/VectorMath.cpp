@@ -181,8 +181,7 @@ template <typename T> auto loopOf(const detail::LoopTable& t, Fn f) {
 
 // A SLEEF function on any n, special lanes from the C library.
 template <typename T> void primitive(const detail::LoopTable& t, Fn f, const T* a, T* out, int64_t n) {
-    loopOf<T>(t, f)(a, out, n);
-    fixup1(t, f, a, out, n);
+    if (!loopOf<T>(t, f)(a, out, n)) fixup1(t, f, a, out, n);
 }
 
 constexpr int64_t kChunk = 256;  // the compositions' temporaries, on the stack
@@ -251,10 +250,11 @@ template <typename T> void applyVector(Fn f, const T* a, T* out, int64_t n) {
 
 template <typename T> void applyPairVector(Fn fa, const T* a, T* outA, Fn fb, const T* b, T* outB, int64_t n) {
     const detail::LoopTable& t = table();
-    if constexpr (std::is_same_v<T, double>) t.pairD(fa, a, outA, fb, b, outB, n);
-    else t.pairF(fa, a, outA, fb, b, outB, n);
-    fixup1(t, fa, a, outA, n);
-    fixup1(t, fb, b, outB, n);
+    unsigned trusted = 0;
+    if constexpr (std::is_same_v<T, double>) trusted = t.pairD(fa, a, outA, fb, b, outB, n);
+    else trusted = t.pairF(fa, a, outA, fb, b, outB, n);
+    if (!(trusted & 1u)) fixup1(t, fa, a, outA, n);
+    if (!(trusted & 2u)) fixup1(t, fb, b, outB, n);
 }
 
 template <typename T> void apply2Vector(Fn f, const T* a, const T* b, T* out, int64_t n) {

@@ -49,12 +49,15 @@ template <typename T> constexpr ArgumentBand<T> argumentBand(Fn f) {
     return {};
 }
 
-using LoopD = void (*)(const double* a, double* out, int64_t n);
-using LoopF = void (*)(const float* a, float* out, int64_t n);
+/// A unary loop returns whether every argument lay in its function's argumentBand
+/// (false for a function without one): then no lane needs the C library.
+using LoopD = bool (*)(const double* a, double* out, int64_t n);
+using LoopF = bool (*)(const float* a, float* out, int64_t n);
 using Loop2D = void (*)(const double* a, const double* b, double* out, int64_t n);
 using Loop2F = void (*)(const float* a, const float* b, float* out, int64_t n);
-using PairD = void (*)(Fn fa, const double* a, double* outA, Fn fb, const double* b, double* outB, int64_t n);
-using PairF = void (*)(Fn fa, const float* a, float* outA, Fn fb, const float* b, float* outB, int64_t n);
+/// A pair loop returns the same per function: bit 0 for fa, bit 1 for fb.
+using PairD = unsigned (*)(Fn fa, const double* a, double* outA, Fn fb, const double* b, double* outB, int64_t n);
+using PairF = unsigned (*)(Fn fa, const float* a, float* outA, Fn fb, const float* b, float* outB, int64_t n);
 
 /// SLEEF loops indexed by Fn; null for the compositions (sigmoid, softplus,
 /// log1mexp), which VectorMath.cpp builds from the others. A loop handles any n,

@@ -35,10 +35,43 @@ template <class Tr, class VF> inline void lastVector(VF f, const typename Tr::T*
     }
 }
 
-template <class Tr, auto F> void loop1(const typename Tr::T* a, typename Tr::T* out, int64_t n) {
+// Whether each lane of x lies in an argumentBand (lo, hi, absMin), as a lane mask.
+template <typename T, class V> inline auto bandLanes(V x, T lo, T hi, T absMin) {
+    const V ax = x < T(0) ? -x : x;  // NaN stays NaN and fails every compare
+    return (x >= lo) & (x <= hi) & (ax >= absMin);
+}
+
+template <class Mask> inline bool allLanes(Mask ok, int w) {
+    bool all = true;
+    for (int k = 0; k < w; ++k) all = all && ok[k] != 0;
+    return all;
+}
+
+template <class Tr> bool allArgumentsTrusted(const typename Tr::T* a, int64_t n, const ArgumentBand<typename Tr::T>& band);
+
+// F over a. Returns whether every argument lay in E's argumentBand, tested on the
+// vectors while they are in registers (a second pass would load them again);
+// false when E has no such band, and then the caller tests the results.
+template <class Tr, auto F, Fn E> bool loop1(const typename Tr::T* a, typename Tr::T* out, int64_t n) {
+    using T = typename Tr::T;
+    constexpr ArgumentBand<T> band = argumentBand<T>(E);
     int64_t i = 0;
-    for (; i + Tr::W <= n; i += Tr::W) Tr::store(out + i, F(Tr::load(a + i)));
-    lastVector<Tr>(F, a, out, i, n);
+    if constexpr (!band.known) {
+        for (; i + Tr::W <= n; i += Tr::W) Tr::store(out + i, F(Tr::load(a + i)));
+        lastVector<Tr>(F, a, out, i, n);
+        return false;
+    } else {
+        using V = decltype(Tr::load(a));
+        decltype(bandLanes<T>(V{}, band.lo, band.hi, band.absMin)) ok = {};
+        ok = ~ok;
+        for (; i + Tr::W <= n; i += Tr::W) {
+            const V x = Tr::load(a + i);
+            Tr::store(out + i, F(x));
+            ok &= bandLanes<T>(x, band.lo, band.hi, band.absMin);
+        }
+        lastVector<Tr>(F, a, out, i, n);
+        return allLanes(ok, Tr::W) && (i >= n || allArgumentsTrusted<Tr>(a + i, n - i, band));
+    }
 }
 
 template <class Tr, auto F>
@@ -65,26 +98,41 @@ void loop2(const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out
 
 // fa on a and fb on b, both per vector: the two calls' instruction chains overlap.
 // The tails one function at a time, as loop1's (neither output overlaps either input).
+// Returns, as loop1 does per function, whether every argument lay in the function's
+// argument band: bit 0 for fa, bit 1 for fb (never set for a band that is not known).
 template <class Tr, class VF>
-void pairLoop(VF fa, const typename Tr::T* a, typename Tr::T* oa, VF fb, const typename Tr::T* b, typename Tr::T* ob,
-              int64_t n) {
+unsigned pairLoop(VF fa, const ArgumentBand<typename Tr::T>& ba, const typename Tr::T* a, typename Tr::T* oa, VF fb,
+                  const ArgumentBand<typename Tr::T>& bb, const typename Tr::T* b, typename Tr::T* ob, int64_t n) {
+    using T = typename Tr::T;
+    using V = decltype(Tr::load(a));
+    decltype(bandLanes<T>(V{}, T(0), T(0), T(0))) okA = {}, okB = {};
+    okA = ~okA;
+    okB = ~okB;
     int64_t i = 0;
     for (; i + Tr::W <= n; i += Tr::W) {
-        const auto x = fa(Tr::load(a + i));
-        const auto y = fb(Tr::load(b + i));
+        const V va = Tr::load(a + i), vb = Tr::load(b + i);
+        const auto x = fa(va);
+        const auto y = fb(vb);
         Tr::store(oa + i, x);
         Tr::store(ob + i, y);
+        okA &= bandLanes<T>(va, ba.lo, ba.hi, ba.absMin);
+        okB &= bandLanes<T>(vb, bb.lo, bb.hi, bb.absMin);
     }
     lastVector<Tr>(fa, a, oa, i, n);
     lastVector<Tr>(fb, b, ob, i, n);
+    const bool trustedA = ba.known && allLanes(okA, Tr::W) && (i >= n || allArgumentsTrusted<Tr>(a + i, n - i, ba));
+    const bool trustedB = bb.known && allLanes(okB, Tr::W) && (i >= n || allArgumentsTrusted<Tr>(b + i, n - i, bb));
+    return (trustedA ? 1u : 0u) | (trustedB ? 2u : 0u);
 }
 
 // The pair loop of one table: the functions by Fn from `Fns`, an array each
 // instruction set's unit fills as it fills its table.
 template <class Tr, auto& Fns>
-void pairByFn(Fn fa, const typename Tr::T* a, typename Tr::T* oa, Fn fb, const typename Tr::T* b, typename Tr::T* ob,
-              int64_t n) {
-    pairLoop<Tr>(Fns[static_cast<int>(fa)], a, oa, Fns[static_cast<int>(fb)], b, ob, n);
+unsigned pairByFn(Fn fa, const typename Tr::T* a, typename Tr::T* oa, Fn fb, const typename Tr::T* b, typename Tr::T* ob,
+                  int64_t n) {
+    using T = typename Tr::T;
+    return pairLoop<Tr>(Fns[static_cast<int>(fa)], argumentBand<T>(fa), a, oa, Fns[static_cast<int>(fb)], argumentBand<T>(fb),
+                        b, ob, n);
 }
 
 // TrustedBand's tests on whole vectors, with GCC's vector operators on the
@@ -147,10 +195,7 @@ template <class Tr> bool allArgumentsTrusted(const typename Tr::T* a, int64_t n,
     using T = typename Tr::T;
     using V = decltype(Tr::load(a));
     const T lo = band.lo, hi = band.hi, absMin = band.absMin;
-    auto lanes = [&](V x) {
-        const V ax = x < T(0) ? -x : x;
-        return (x >= lo) & (x <= hi) & (ax >= absMin);
-    };
+    auto lanes = [&](V x) { return bandLanes<T>(x, lo, hi, absMin); };
     decltype(lanes(V{})) ok = {};
     ok = ~ok;
     int64_t i = 0;
@@ -164,9 +209,7 @@ template <class Tr> bool allArgumentsTrusted(const typename Tr::T* a, int64_t n,
         for (int k = 0; k < Tr::W; ++k) ta[k] = i + k < n ? a[i + k] : (lo + hi) / 2 + absMin * 2;
         ok &= lanes(Tr::load(ta));
     }
-    bool all = true;
-    for (int k = 0; k < Tr::W; ++k) all = all && ok[k] != 0;
-    return all;
+    return allLanes(ok, Tr::W);
 }
 
 template <class Tr> bool allTrusted(const typename Tr::T* a, const typename Tr::T* r, int64_t n) {
@@ -183,8 +226,8 @@ bool allTrusted2(const typename Tr::T* a, const typename Tr::T* b, const typenam
 // DS, FS SLEEF's width suffixes (d4, f8), SQRT_D, SQRT_F the hardware square roots.
 // Expects namespace-scope arrays g_vecD, g_vecF of the unit (the pair loops' functions).
 #define TL_VM_SET_UNARY(e, name, acc, D, F, DS, FS)                          \
-    t.d[static_cast<int>(Fn::e)] = &loop1<D, Sleef_##name##DS##_##acc>;      \
-    t.f[static_cast<int>(Fn::e)] = &loop1<F, Sleef_##name##FS##_##acc>;      \
+    t.d[static_cast<int>(Fn::e)] = &loop1<D, Sleef_##name##DS##_##acc, Fn::e>; \
+    t.f[static_cast<int>(Fn::e)] = &loop1<F, Sleef_##name##FS##_##acc, Fn::e>; \
     g_vecD[static_cast<int>(Fn::e)] = &Sleef_##name##DS##_##acc;             \
     g_vecF[static_cast<int>(Fn::e)] = &Sleef_##name##FS##_##acc;
 #define TL_VM_SET_BINARY(e, name, acc, D, F, DS, FS)                         \
@@ -193,8 +236,8 @@ bool allTrusted2(const typename Tr::T* a, const typename Tr::T* b, const typenam
 #define TL_VM_FILL_TABLE(t, D, F, DS, FS, SQRT_D, SQRT_F)                   \
     TL_VM_UNARY(TL_VM_SET_UNARY, D, F, DS, FS)                               \
     TL_VM_BINARY(TL_VM_SET_BINARY, D, F, DS, FS)                             \
-    t.d[static_cast<int>(Fn::Sqrt)] = &loop1<D, SQRT_D>;                     \
-    t.f[static_cast<int>(Fn::Sqrt)] = &loop1<F, SQRT_F>;                     \
+    t.d[static_cast<int>(Fn::Sqrt)] = &loop1<D, SQRT_D, Fn::Sqrt>;           \
+    t.f[static_cast<int>(Fn::Sqrt)] = &loop1<F, SQRT_F, Fn::Sqrt>;           \
     t.pairD = &pairByFn<D, g_vecD>;                                          \
     t.pairF = &pairByFn<F, g_vecF>;                                          \
     t.trustedD = &allTrusted<D>;                                             \
