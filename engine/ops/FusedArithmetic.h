@@ -4,7 +4,8 @@
 // being written to a block and read back (`2 * exp(x) + tanh(y)` is one pass
 // after the two function calls, not two). Each element sees the same two
 // operations in the same order as the separate loops, so results are bit-identical
-// (the file is compiled with -ffp-contract=off: no fused multiply-add either).
+// (no fused multiply-add either). The loops are ops/ArithmeticLoops.h's, at the
+// CPU's widest vectors.
 #include "ops/ScalarKernels.h"
 
 namespace tl {

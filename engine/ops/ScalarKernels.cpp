@@ -1,5 +1,6 @@
 #include "ops/ScalarKernels.h"
 
+#include "ops/ArithmeticLoops.h"
 #include "ops/VectorKernels.h"
 
 #include <cstring>
@@ -227,6 +228,7 @@ BlockFn scalarBlockKernel(ScalarOpCode code, DType compute) {
     using C = ScalarOpCode;
     using A = Accepts;
     if (BlockFn vector = vectorBlockKernel(code, compute)) return vector;
+    if (BlockFn wide = wideArithmeticKernel(code, compute)) return wide;
     switch (code) {
     case C::Add: return pick<FAdd, 2, A::Any>(compute);
     case C::Sub: return pick<FSub, 2, A::Any>(compute);

@@ -1,0 +1,62 @@
+#include "ops/ArithmeticLoops.h"
+
+namespace tl::arith {
+
+namespace {
+
+Table filled(void (*fill)(Table&)) {
+    Table t;
+    fill(t);
+    return t;
+}
+
+const Table* avx512() {
+    if (!__builtin_cpu_supports("avx512f")) return nullptr;
+    static const Table t = filled(&fillAvx512Table);
+    return &t;
+}
+const Table* avx() {
+    if (!__builtin_cpu_supports("avx")) return nullptr;
+    static const Table t = filled(&fillAvxTable);
+    return &t;
+}
+const Table* sse2() {
+    static const Table t = filled(&fillSse2Table);
+    return &t;
+}
+
+} // namespace
+
+const Table& table() {
+    static const Table* const widest = avx512() ? avx512() : avx() ? avx() : sse2();
+    return *widest;
+}
+
+const Table* tableFor(std::string_view isa) {
+    if (isa == "avx512") return avx512();
+    if (isa == "avx") return avx();
+    if (isa == "sse2") return sse2();
+    return nullptr;
+}
+
+int binaryIndex(ScalarOpCode code) {
+    switch (code) {
+    case ScalarOpCode::Add: return static_cast<int>(Binary::Add);
+    case ScalarOpCode::Sub: return static_cast<int>(Binary::Sub);
+    case ScalarOpCode::Mul: return static_cast<int>(Binary::Mul);
+    case ScalarOpCode::TrueDiv: return static_cast<int>(Binary::TrueDiv);
+    default: return -1;
+    }
+}
+
+} // namespace tl::arith
+
+namespace tl {
+
+BlockFn wideArithmeticKernel(ScalarOpCode code, DType compute) {
+    const int op = arith::binaryIndex(code);
+    if (op < 0 || (compute != DType::Float32 && compute != DType::Float64)) return nullptr;
+    return arith::table().binary[op][compute == DType::Float64 ? 1 : 0];
+}
+
+} // namespace tl

@@ -1,0 +1,52 @@
+#pragma once
+// The float arithmetic block loops, compiled once per x86 instruction set: add, sub,
+// mul and true_div on float32 and float64, and the fused pairs of
+// ops/FusedArithmetic.h. The engine is built for baseline x86-64, where these loops
+// vectorise to 2 doubles per instruction; next to 8-lane SLEEF calls they were a
+// tenth of 2*exp(x) + tanh(y) - x*y's time on an AVX-512 machine. One add, sub, mul
+// or div gives the same value at any width (IEEE rounding per element, no FMA
+// contraction: the units are compiled with -ffp-contract=off; only which operand's
+// NaN a commutative op passes on may differ), so the widest set the CPU has is used,
+// whatever TL_VMATH_ISA chose for SLEEF.
+#include "ops/ScalarKernels.h"
+
+#include <string_view>
+
+namespace tl {
+
+namespace arith {
+
+/// The binary ops with per-instruction-set loops, in table order.
+enum class Binary : int { Add, Sub, Mul, TrueDiv };
+inline constexpr int kNumBinary = 4;
+/// The ops a fused pair is made of (Add, Sub, Mul: the first three of Binary).
+inline constexpr int kNumFusable = 3;
+
+/// One instruction set's loops; index 0 is float32, 1 float64.
+struct Table {
+    BlockFn binary[kNumBinary][2] = {};
+    /// outer(inner(a, b), c) when innerFirst (index 1), else outer(c, inner(a, b)).
+    BlockFn fused[kNumFusable][kNumFusable][2][2] = {};
+};
+
+/// Fills `t`; each is defined in a unit compiled for its instruction set and may be
+/// called only on a CPU that has it (the others compile for SSE2, every x86-64).
+void fillSse2Table(Table& t);
+void fillAvxTable(Table& t);
+void fillAvx512Table(Table& t);
+
+/// The table of the widest instruction set this CPU has.
+const Table& table();
+/// The table of `isa` ("avx512", "avx", "sse2"), or null when the CPU lacks it.
+const Table* tableFor(std::string_view isa);
+
+/// The table's index of `code`, or -1 for an op without such loops.
+int binaryIndex(ScalarOpCode code);
+
+} // namespace arith
+
+/// The loop of a float add, sub, mul or true_div at the CPU's widest vectors, or
+/// null for any other op or dtype.
+BlockFn wideArithmeticKernel(ScalarOpCode code, DType compute);
+
+} // namespace tl

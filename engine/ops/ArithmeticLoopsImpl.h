@@ -1,0 +1,88 @@
+#pragma once
+// The loop templates of ops/ArithmeticLoops.h. Each instruction set's unit includes
+// this once: everything is in an unnamed namespace, so each unit has its own copies,
+// compiled for its own instruction set, and the linker can never hand one unit's
+// copy to another (no inline function or standard library template is called from
+// a loop for the same reason: the operators are written out).
+#include "ops/ArithmeticLoops.h"
+
+namespace tl::arith {
+
+namespace {
+
+struct Add {
+    template <typename T> static T apply(T a, T b) { return a + b; }
+};
+struct Sub {
+    template <typename T> static T apply(T a, T b) { return a - b; }
+};
+struct Mul {
+    template <typename T> static T apply(T a, T b) { return a * b; }
+};
+struct Div {
+    template <typename T> static T apply(T a, T b) { return a / b; }
+};
+
+// A fixed trip count for full blocks, with restrict pointers, so the loop vectorises.
+template <class Op, typename T> void binaryLoop(const BlockInstr& in, void* const* s, int64_t n) {
+    T* __restrict o = static_cast<T*>(s[in.dst]);
+    const T* __restrict a = static_cast<const T*>(s[in.src[0]]);
+    const T* __restrict b = static_cast<const T*>(s[in.src[1]]);
+    if (n == kBlockSize) {
+        for (int64_t i = 0; i < kBlockSize; ++i) o[i] = Op::apply(a[i], b[i]);
+        return;
+    }
+    for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], b[i]);
+}
+
+// outer(inner(a, b), c) or outer(c, inner(a, b)) per element: the same two roundings
+// in the same order as the two separate loops.
+template <class Inner, class Outer, bool InnerFirst, typename T>
+void fusedLoop(const BlockInstr& in, void* const* s, int64_t n) {
+    T* __restrict o = static_cast<T*>(s[in.dst]);
+    const T* __restrict a = static_cast<const T*>(s[in.src[0]]);
+    const T* __restrict b = static_cast<const T*>(s[in.src[1]]);
+    const T* __restrict c = static_cast<const T*>(s[in.src[2]]);
+    auto one = [&](int64_t i) {
+        const T t = Inner::apply(a[i], b[i]);
+        return InnerFirst ? Outer::apply(t, c[i]) : Outer::apply(c[i], t);
+    };
+    if (n == kBlockSize) {
+        for (int64_t i = 0; i < kBlockSize; ++i) o[i] = one(i);
+        return;
+    }
+    for (int64_t i = 0; i < n; ++i) o[i] = one(i);
+}
+
+template <class Op> void setBinary(Table& t, Binary op) {
+    t.binary[static_cast<int>(op)][0] = &binaryLoop<Op, float>;
+    t.binary[static_cast<int>(op)][1] = &binaryLoop<Op, double>;
+}
+
+template <class Inner, class Outer> void setFused(Table& t, Binary inner, Binary outer) {
+    BlockFn(&f)[2][2] = t.fused[static_cast<int>(inner)][static_cast<int>(outer)];
+    f[0][0] = &fusedLoop<Inner, Outer, false, float>;
+    f[0][1] = &fusedLoop<Inner, Outer, false, double>;
+    f[1][0] = &fusedLoop<Inner, Outer, true, float>;
+    f[1][1] = &fusedLoop<Inner, Outer, true, double>;
+}
+
+template <class Inner> void setFusedWith(Table& t, Binary inner) {
+    setFused<Inner, Add>(t, inner, Binary::Add);
+    setFused<Inner, Sub>(t, inner, Binary::Sub);
+    setFused<Inner, Mul>(t, inner, Binary::Mul);
+}
+
+void fillTable(Table& t) {
+    setBinary<Add>(t, Binary::Add);
+    setBinary<Sub>(t, Binary::Sub);
+    setBinary<Mul>(t, Binary::Mul);
+    setBinary<Div>(t, Binary::TrueDiv);
+    setFusedWith<Add>(t, Binary::Add);
+    setFusedWith<Sub>(t, Binary::Sub);
+    setFusedWith<Mul>(t, Binary::Mul);
+}
+
+} // namespace
+
+} // namespace tl::arith

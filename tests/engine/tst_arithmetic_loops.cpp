@@ -1,0 +1,145 @@
+// The float arithmetic loops compiled per instruction set (ops/ArithmeticLoops.h):
+// every table this CPU runs gives, for add, sub, mul, true_div and every fused pair,
+// the values of the same operations written out per element (bit for bit, NaN
+// payloads aside), at every length (whole vectors and tails, a full block) and on
+// special values (zeros of both signs, infinities, NaN, subnormals, the largest
+// finite values); the kernels the programs use are the widest table's.
+#include "TestSuites.h"
+#include "TestSupport.h"
+
+#include "ops/ArithmeticLoops.h"
+#include "ops/FusedArithmetic.h"
+#include "ops/ScalarKernels.h"
+#include "ops/VectorMath.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace tl;
+using namespace tl::test;
+
+namespace {
+
+// The same bits, or both NaN: which operand's NaN an instruction passes on depends on
+// the operand order the compiler picked for a commutative op, in the loops and in
+// the written-out reference alike.
+template <typename T> bool sameValue(T a, T b) {
+    return std::memcmp(&a, &b, sizeof(T)) == 0 || (std::isnan(a) && std::isnan(b));
+}
+
+// Ordinary values in [-4, 4) with a special value every 5th element.
+template <typename T> std::vector<T> values(int64_t n, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-4.0, 4.0);
+    using L = std::numeric_limits<T>;
+    const T specials[] = {T(0), -T(0), L::infinity(), -L::infinity(), L::quiet_NaN(), L::denorm_min(),
+                          -L::denorm_min(), L::max(), L::lowest(), L::min(), T(1), T(-3)};
+    constexpr size_t kSpecials = sizeof(specials) / sizeof(specials[0]);
+    std::vector<T> v(static_cast<size_t>(n));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = i % 5 == 2 ? specials[(i / 5 + seed) % kSpecials] : static_cast<T>(u(rng));
+    return v;
+}
+
+template <typename T> T apply(arith::Binary op, T a, T b) {
+    switch (op) {
+    case arith::Binary::Add: return a + b;
+    case arith::Binary::Sub: return a - b;
+    case arith::Binary::Mul: return a * b;
+    case arith::Binary::TrueDiv: return a / b;
+    }
+    return a;
+}
+
+// Runs `fn` on n elements of a, b, c (slots 1, 2, 3) into slot 0.
+template <typename T> std::vector<T> run(BlockFn fn, std::vector<T> a, std::vector<T> b, std::vector<T> c) {
+    std::vector<T> out(a.size());
+    void* memory[] = {out.data(), a.data(), b.data(), c.data()};
+    BlockInstr in;
+    in.fn = fn;
+    in.dst = 0;
+    in.src[0] = 1;
+    in.src[1] = 2;
+    in.src[2] = 3;
+    fn(in, memory, static_cast<int64_t>(a.size()));
+    return out;
+}
+
+const char* const kOpNames[] = {"add", "sub", "mul", "true_div"};
+
+template <typename T> void checkTable(const arith::Table& table, const std::string& isa, int64_t n) {
+    const int d = std::is_same_v<T, double> ? 1 : 0;
+    const std::vector<T> a = values<T>(n, 1), b = values<T>(n, 2), c = values<T>(n, 3);
+    auto fail = [&](const QString& what, size_t i, T got, T want) {
+        QFAIL(qPrintable(QString("%1 %2 %3 n=%4 at %5: %6, written out %7")
+                             .arg(QString::fromStdString(isa), what, std::is_same_v<T, double> ? "float64" : "float32")
+                             .arg(n)
+                             .arg(i)
+                             .arg(static_cast<double>(got), 0, 'g', 17)
+                             .arg(static_cast<double>(want), 0, 'g', 17)));
+    };
+    for (int op = 0; op < arith::kNumBinary; ++op) {
+        const std::vector<T> got = run<T>(table.binary[op][d], a, b, c);
+        for (size_t i = 0; i < a.size(); ++i) {
+            const T want = apply(static_cast<arith::Binary>(op), a[i], b[i]);
+            if (!sameValue(got[i], want)) return fail(kOpNames[op], i, got[i], want);
+        }
+    }
+    for (int inner = 0; inner < arith::kNumFusable; ++inner)
+        for (int outer = 0; outer < arith::kNumFusable; ++outer)
+            for (int innerFirst = 0; innerFirst < 2; ++innerFirst) {
+                const std::vector<T> got = run<T>(table.fused[inner][outer][innerFirst][d], a, b, c);
+                for (size_t i = 0; i < a.size(); ++i) {
+                    const T t = apply(static_cast<arith::Binary>(inner), a[i], b[i]);
+                    const T want = innerFirst ? apply(static_cast<arith::Binary>(outer), t, c[i])
+                                              : apply(static_cast<arith::Binary>(outer), c[i], t);
+                    if (!sameValue(got[i], want))
+                        return fail(QString("%1 in %2 (inner first: %3)").arg(kOpNames[inner], kOpNames[outer]).arg(innerFirst), i,
+                                    got[i], want);
+                }
+            }
+}
+
+} // namespace
+
+class TestArithmeticLoops : public QObject {
+    Q_OBJECT
+private slots:
+    void everyTableGivesTheElementwiseBits() {
+        for (const std::string& isa : vectorIsas()) {
+            const arith::Table* table = arith::tableFor(isa);
+            QVERIFY2(table, isa.c_str());
+            for (int64_t n : {int64_t{1}, int64_t{3}, int64_t{8}, int64_t{17}, int64_t{63}, kBlockSize - 1, kBlockSize}) {
+                checkTable<double>(*table, isa, n);
+                checkTable<float>(*table, isa, n);
+            }
+        }
+        QVERIFY(!arith::tableFor("neon"));
+    }
+
+    // Programs get the widest table's loops, for plain ops and fused pairs alike.
+    void programsUseTheWidestTable() {
+        const std::vector<const char*> isas = vmath::availableIsas();  // the widest first
+        QVERIFY(!isas.empty());
+        const arith::Table* widest = arith::tableFor(isas.front());
+        QCOMPARE(&arith::table(), widest);
+        QVERIFY(scalarBlockKernel(ScalarOpCode::Mul, DType::Float64) == widest->binary[static_cast<int>(arith::Binary::Mul)][1]);
+        QVERIFY(scalarBlockKernel(ScalarOpCode::TrueDiv, DType::Float32) ==
+                widest->binary[static_cast<int>(arith::Binary::TrueDiv)][0]);
+        QVERIFY(fusedArithmeticKernel(ScalarOpCode::Mul, ScalarOpCode::Sub, false, DType::Float64) ==
+                widest->fused[static_cast<int>(arith::Binary::Mul)][static_cast<int>(arith::Binary::Sub)][0][1]);
+        // Other dtypes and ops keep the generic loops.
+        QVERIFY(!wideArithmeticKernel(ScalarOpCode::Add, DType::Int64));
+        QVERIFY(!wideArithmeticKernel(ScalarOpCode::Maximum, DType::Float64));
+        QVERIFY(scalarBlockKernel(ScalarOpCode::Add, DType::Int64) != nullptr);
+        QVERIFY(!fusedArithmeticKernel(ScalarOpCode::TrueDiv, ScalarOpCode::Add, true, DType::Float64));
+    }
+};
+
+TL_TEST_SUITE(TestArithmeticLoops)
+#include "tst_arithmetic_loops.moc"
