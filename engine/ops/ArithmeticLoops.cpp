@@ -10,12 +10,16 @@ Table filled(void (*fill)(Table&)) {
     return t;
 }
 
+// __builtin_cpu_init: a table may be asked for while static objects are being
+// constructed, before libgcc has read the CPU's features.
 const Table* avx512() {
+    __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx512f")) return nullptr;
     static const Table t = filled(&fillAvx512Table);
     return &t;
 }
 const Table* avx() {
+    __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx")) return nullptr;
     static const Table t = filled(&fillAvxTable);
     return &t;
