@@ -97,6 +97,20 @@ double bestBaselineSeconds(const Graph& original, int repeats) {
     return best;
 }
 
+// One pipeline run on one clone, for instruction counts under callgrind
+// (bench/pipeline_instructions.sh): the work, without the caches' share of the time.
+void BM_PipelineOnce(benchmark::State& state) {
+    const int kind = static_cast<int>(state.range(0));
+    auto original = kGenerators[kind](static_cast<int>(state.range(1)));
+    const Pipeline pipeline = Pipeline::fastRun();
+    for (auto _ : state) {
+        auto g = original->clone();
+        pipeline.run(*g, benchOptions());
+        benchmark::DoNotOptimize(g->numNodes());
+    }
+    state.SetLabel(kNames[kind]);
+}
+
 // Best CPU time of reading a clone of `original` (laid out as the pipeline's input
 // is) once in topological order: each node's op, its inputs' types and producers,
 // its outputs' readers; no allocation, warm caches.
@@ -167,5 +181,6 @@ BENCHMARK(BM_Pipeline)->ArgsProduct({{0, 1, 2, 3}, {1000, 10000, 50000}})->Unit(
 BENCHMARK(BM_Pipeline)->Args({3, 5000})->Unit(benchmark::kMillisecond);  // 5,000 nodes in 64 loops
 BENCHMARK(BM_BaselineCloneAndWalk)->ArgsProduct({{0, 1, 2, 3}, {1000, 10000, 50000}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BaselineCloneAndWalk)->Args({3, 5000})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PipelineOnce)->ArgsProduct({{0, 1, 2, 3}, {10000, 50000}})->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Growth)->DenseRange(0, 3)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();
