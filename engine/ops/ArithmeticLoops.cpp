@@ -49,6 +49,17 @@ int binaryIndex(ScalarOpCode code) {
     case ScalarOpCode::Sub: return static_cast<int>(Binary::Sub);
     case ScalarOpCode::Mul: return static_cast<int>(Binary::Mul);
     case ScalarOpCode::TrueDiv: return static_cast<int>(Binary::TrueDiv);
+    case ScalarOpCode::Maximum: return static_cast<int>(Binary::Maximum);
+    case ScalarOpCode::Minimum: return static_cast<int>(Binary::Minimum);
+    default: return -1;
+    }
+}
+
+int unaryIndex(ScalarOpCode code) {
+    switch (code) {
+    case ScalarOpCode::Neg: return static_cast<int>(Unary::Neg);
+    case ScalarOpCode::Abs: return static_cast<int>(Unary::Abs);
+    case ScalarOpCode::Sqr: return static_cast<int>(Unary::Sqr);
     default: return -1;
     }
 }
@@ -58,9 +69,11 @@ int binaryIndex(ScalarOpCode code) {
 namespace tl {
 
 BlockFn wideArithmeticKernel(ScalarOpCode code, DType compute) {
-    const int op = arith::binaryIndex(code);
-    if (op < 0 || (compute != DType::Float32 && compute != DType::Float64)) return nullptr;
-    return arith::table().binary[op][compute == DType::Float64 ? 1 : 0];
+    if (compute != DType::Float32 && compute != DType::Float64) return nullptr;
+    const int d = compute == DType::Float64 ? 1 : 0;
+    if (const int op = arith::binaryIndex(code); op >= 0) return arith::table().binary[op][d];
+    if (const int op = arith::unaryIndex(code); op >= 0) return arith::table().unary[op][d];
+    return nullptr;
 }
 
 } // namespace tl

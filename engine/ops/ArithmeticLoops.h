@@ -1,10 +1,10 @@
 #pragma once
 // The float arithmetic block loops, compiled once per x86 instruction set: add, sub,
-// mul and true_div on float32 and float64, and the fused pairs of
-// ops/FusedArithmetic.h. The engine is built for baseline x86-64, where these loops
+// mul, true_div, maximum, minimum, neg, abs and sqr on float32 and float64, and the
+// fused pairs of ops/FusedArithmetic.h. The engine is built for baseline x86-64, where these loops
 // vectorise to 2 doubles per instruction; next to 8-lane SLEEF calls they were a
-// tenth of 2*exp(x) + tanh(y) - x*y's time on an AVX-512 machine. One add, sub, mul
-// or div gives the same value at any width (IEEE rounding per element, no FMA
+// tenth of 2*exp(x) + tanh(y) - x*y's time on an AVX-512 machine. Each of these ops
+// gives the same value at any width (IEEE rounding per element, no FMA
 // contraction: the units are compiled with -ffp-contract=off; only which operand's
 // NaN a commutative op passes on may differ), so the widest set the CPU has is used,
 // whatever TL_VMATH_ISA chose for SLEEF.
@@ -16,14 +16,19 @@ namespace tl {
 
 namespace arith {
 
-/// The binary ops with per-instruction-set loops, in table order.
-enum class Binary : int { Add, Sub, Mul, TrueDiv };
-inline constexpr int kNumBinary = 4;
+/// The binary ops with per-instruction-set loops, in table order (maximum and
+/// minimum as scalar_fn's: the larger / smaller, NaN when either is NaN).
+enum class Binary : int { Add, Sub, Mul, TrueDiv, Maximum, Minimum };
+inline constexpr int kNumBinary = 6;
 /// The ops a fused pair is made of (Add, Sub, Mul: the first three of Binary).
 inline constexpr int kNumFusable = 3;
+/// The unary ones.
+enum class Unary : int { Neg, Abs, Sqr };
+inline constexpr int kNumUnary = 3;
 
 /// One instruction set's loops; index 0 is float32, 1 float64.
 struct Table {
+    BlockFn unary[kNumUnary][2] = {};
     BlockFn binary[kNumBinary][2] = {};
     /// outer(inner(a, b), c) when innerFirst (index 1), else outer(c, inner(a, b)).
     BlockFn fused[kNumFusable][kNumFusable][2][2] = {};
@@ -42,11 +47,12 @@ const Table* tableFor(std::string_view isa);
 
 /// The table's index of `code`, or -1 for an op without such loops.
 int binaryIndex(ScalarOpCode code);
+int unaryIndex(ScalarOpCode code);
 
 } // namespace arith
 
-/// The loop of a float add, sub, mul or true_div at the CPU's widest vectors, or
-/// null for any other op or dtype.
+/// The loop of a float add, sub, mul, true_div, maximum, minimum, neg, abs or sqr at
+/// the CPU's widest vectors, or null for any other op or dtype.
 BlockFn wideArithmeticKernel(ScalarOpCode code, DType compute);
 
 } // namespace tl

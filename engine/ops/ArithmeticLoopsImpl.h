@@ -22,6 +22,35 @@ struct Mul {
 struct Div {
     template <typename T> static T apply(T a, T b) { return a / b; }
 };
+// scalar_fn::maximum / minimum: NaN (the default quiet NaN) when either is NaN.
+struct Max {
+    template <typename T> static T apply(T a, T b) { return b > a ? b : (a >= b ? a : T(__builtin_nan(""))); }
+};
+struct Min {
+    template <typename T> static T apply(T a, T b) { return b < a ? b : (a <= b ? a : T(__builtin_nan(""))); }
+};
+struct Neg {
+    template <typename T> static T apply(T a) { return -a; }
+};
+struct Abs {  // std::fabs: the sign bit cleared (NaN included)
+    template <typename T> static T apply(T a) {
+        if constexpr (sizeof(T) == 4) return __builtin_fabsf(a);
+        else return __builtin_fabs(a);
+    }
+};
+struct Sqr {
+    template <typename T> static T apply(T a) { return a * a; }
+};
+
+template <class Op, typename T> void unaryLoop(const BlockInstr& in, void* const* s, int64_t n) {
+    T* __restrict o = static_cast<T*>(s[in.dst]);
+    const T* __restrict a = static_cast<const T*>(s[in.src[0]]);
+    if (n == kBlockSize) {
+        for (int64_t i = 0; i < kBlockSize; ++i) o[i] = Op::apply(a[i]);
+        return;
+    }
+    for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i]);
+}
 
 // A fixed trip count for full blocks, with restrict pointers, so the loop vectorises.
 template <class Op, typename T> void binaryLoop(const BlockInstr& in, void* const* s, int64_t n) {
@@ -54,6 +83,11 @@ void fusedLoop(const BlockInstr& in, void* const* s, int64_t n) {
     for (int64_t i = 0; i < n; ++i) o[i] = one(i);
 }
 
+template <class Op> void setUnary(Table& t, Unary op) {
+    t.unary[static_cast<int>(op)][0] = &unaryLoop<Op, float>;
+    t.unary[static_cast<int>(op)][1] = &unaryLoop<Op, double>;
+}
+
 template <class Op> void setBinary(Table& t, Binary op) {
     t.binary[static_cast<int>(op)][0] = &binaryLoop<Op, float>;
     t.binary[static_cast<int>(op)][1] = &binaryLoop<Op, double>;
@@ -78,6 +112,11 @@ void fillTable(Table& t) {
     setBinary<Sub>(t, Binary::Sub);
     setBinary<Mul>(t, Binary::Mul);
     setBinary<Div>(t, Binary::TrueDiv);
+    setBinary<Max>(t, Binary::Maximum);
+    setBinary<Min>(t, Binary::Minimum);
+    setUnary<Neg>(t, Unary::Neg);
+    setUnary<Abs>(t, Unary::Abs);
+    setUnary<Sqr>(t, Unary::Sqr);
     setFusedWith<Add>(t, Binary::Add);
     setFusedWith<Sub>(t, Binary::Sub);
     setFusedWith<Mul>(t, Binary::Mul);

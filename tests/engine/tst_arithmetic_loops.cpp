@@ -1,5 +1,6 @@
 // The float arithmetic loops compiled per instruction set (ops/ArithmeticLoops.h):
-// every table this CPU runs gives, for add, sub, mul, true_div and every fused pair,
+// every table this CPU runs gives, for add, sub, mul, true_div, maximum, minimum,
+// neg, abs, sqr and every fused pair,
 // the values of the same operations written out per element (bit for bit, NaN
 // payloads aside), at every length (whole vectors and tails, a full block) and on
 // special values (zeros of both signs, infinities, NaN, subnormals, the largest
@@ -9,6 +10,7 @@
 
 #include "ops/ArithmeticLoops.h"
 #include "ops/FusedArithmetic.h"
+#include "ops/ScalarOps.h"
 #include "ops/ScalarKernels.h"
 #include "ops/VectorMath.h"
 
@@ -38,7 +40,7 @@ template <typename T> std::vector<T> values(int64_t n, uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> u(-4.0, 4.0);
     using L = std::numeric_limits<T>;
-    const T specials[] = {T(0), -T(0), L::infinity(), -L::infinity(), L::quiet_NaN(), L::denorm_min(),
+    const T specials[] = {T(0), -T(0), L::infinity(), -L::infinity(), L::quiet_NaN(), -L::quiet_NaN(), L::denorm_min(),
                           -L::denorm_min(), L::max(), L::lowest(), L::min(), T(1), T(-3)};
     constexpr size_t kSpecials = sizeof(specials) / sizeof(specials[0]);
     std::vector<T> v(static_cast<size_t>(n));
@@ -46,12 +48,23 @@ template <typename T> std::vector<T> values(int64_t n, uint64_t seed) {
     return v;
 }
 
+// The reference: scalar_fn's definitions, one element at a time.
 template <typename T> T apply(arith::Binary op, T a, T b) {
     switch (op) {
-    case arith::Binary::Add: return a + b;
-    case arith::Binary::Sub: return a - b;
-    case arith::Binary::Mul: return a * b;
-    case arith::Binary::TrueDiv: return a / b;
+    case arith::Binary::Add: return scalar_fn::add(a, b);
+    case arith::Binary::Sub: return scalar_fn::sub(a, b);
+    case arith::Binary::Mul: return scalar_fn::mul(a, b);
+    case arith::Binary::TrueDiv: return scalar_fn::trueDiv(a, b);
+    case arith::Binary::Maximum: return scalar_fn::maximum(a, b);
+    case arith::Binary::Minimum: return scalar_fn::minimum(a, b);
+    }
+    return a;
+}
+template <typename T> T apply(arith::Unary op, T a) {
+    switch (op) {
+    case arith::Unary::Neg: return scalar_fn::neg(a);
+    case arith::Unary::Abs: return scalar_fn::abs(a);
+    case arith::Unary::Sqr: return scalar_fn::sqr(a);
     }
     return a;
 }
@@ -70,7 +83,8 @@ template <typename T> std::vector<T> run(BlockFn fn, std::vector<T> a, std::vect
     return out;
 }
 
-const char* const kOpNames[] = {"add", "sub", "mul", "true_div"};
+const char* const kOpNames[] = {"add", "sub", "mul", "true_div", "maximum", "minimum"};
+const char* const kUnaryNames[] = {"neg", "abs", "sqr"};
 
 template <typename T> void checkTable(const arith::Table& table, const std::string& isa, int64_t n) {
     const int d = std::is_same_v<T, double> ? 1 : 0;
@@ -83,6 +97,14 @@ template <typename T> void checkTable(const arith::Table& table, const std::stri
                              .arg(static_cast<double>(got), 0, 'g', 17)
                              .arg(static_cast<double>(want), 0, 'g', 17)));
     };
+    for (int op = 0; op < arith::kNumUnary; ++op) {
+        const std::vector<T> got = run<T>(table.unary[op][d], a, b, c);
+        for (size_t i = 0; i < a.size(); ++i) {
+            // Bit for bit here, NaN included: these ops pass their one operand's NaN on.
+            const T want = apply(static_cast<arith::Unary>(op), a[i]);
+            if (std::memcmp(&got[i], &want, sizeof(T)) != 0) return fail(kUnaryNames[op], i, got[i], want);
+        }
+    }
     for (int op = 0; op < arith::kNumBinary; ++op) {
         const std::vector<T> got = run<T>(table.binary[op][d], a, b, c);
         for (size_t i = 0; i < a.size(); ++i) {
@@ -135,7 +157,10 @@ private slots:
                 widest->fused[static_cast<int>(arith::Binary::Mul)][static_cast<int>(arith::Binary::Sub)][0][1]);
         // Other dtypes and ops keep the generic loops.
         QVERIFY(!wideArithmeticKernel(ScalarOpCode::Add, DType::Int64));
-        QVERIFY(!wideArithmeticKernel(ScalarOpCode::Maximum, DType::Float64));
+        QVERIFY(scalarBlockKernel(ScalarOpCode::Maximum, DType::Float32) == widest->binary[static_cast<int>(arith::Binary::Maximum)][0]);
+        QVERIFY(scalarBlockKernel(ScalarOpCode::Abs, DType::Float64) == widest->unary[static_cast<int>(arith::Unary::Abs)][1]);
+        QVERIFY(!wideArithmeticKernel(ScalarOpCode::Abs, DType::Int32));
+        QVERIFY(!wideArithmeticKernel(ScalarOpCode::Mod, DType::Float64));
         QVERIFY(scalarBlockKernel(ScalarOpCode::Add, DType::Int64) != nullptr);
         QVERIFY(!fusedArithmeticKernel(ScalarOpCode::TrueDiv, ScalarOpCode::Add, true, DType::Float64));
     }
