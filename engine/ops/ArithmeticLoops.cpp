@@ -55,6 +55,18 @@ int binaryIndex(ScalarOpCode code) {
     }
 }
 
+int compareIndex(ScalarOpCode code) {
+    switch (code) {
+    case ScalarOpCode::Eq: return static_cast<int>(Compare::Eq);
+    case ScalarOpCode::Neq: return static_cast<int>(Compare::Neq);
+    case ScalarOpCode::Lt: return static_cast<int>(Compare::Lt);
+    case ScalarOpCode::Le: return static_cast<int>(Compare::Le);
+    case ScalarOpCode::Gt: return static_cast<int>(Compare::Gt);
+    case ScalarOpCode::Ge: return static_cast<int>(Compare::Ge);
+    default: return -1;
+    }
+}
+
 int unaryIndex(ScalarOpCode code) {
     switch (code) {
     case ScalarOpCode::Neg: return static_cast<int>(Unary::Neg);
@@ -73,6 +85,7 @@ BlockFn wideArithmeticKernel(ScalarOpCode code, DType compute) {
     const int d = compute == DType::Float64 ? 1 : 0;
     if (const int op = arith::binaryIndex(code); op >= 0) return arith::table().binary[op][d];
     if (const int op = arith::unaryIndex(code); op >= 0) return arith::table().unary[op][d];
+    if (const int op = arith::compareIndex(code); op >= 0) return arith::table().compare[op][d];
     return nullptr;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The float arithmetic block loops, compiled once per x86 instruction set: add, sub,
-// mul, true_div, maximum, minimum, neg, abs and sqr on float32 and float64, and the
-// fused pairs of ops/FusedArithmetic.h. The engine is built for baseline x86-64, where these loops
+// mul, true_div, maximum, minimum, neg, abs, sqr and the comparisons on float32 and
+// float64, and the fused pairs of ops/FusedArithmetic.h. The engine is built for baseline x86-64, where these loops
 // vectorise to 2 doubles per instruction; next to 8-lane SLEEF calls they were a
 // tenth of 2*exp(x) + tanh(y) - x*y's time on an AVX-512 machine. Each of these ops
 // gives the same value at any width (IEEE rounding per element, no FMA
@@ -25,11 +25,15 @@ inline constexpr int kNumFusable = 3;
 /// The unary ones.
 enum class Unary : int { Neg, Abs, Sqr };
 inline constexpr int kNumUnary = 3;
+/// The comparisons, each writing bool.
+enum class Compare : int { Eq, Neq, Lt, Le, Gt, Ge };
+inline constexpr int kNumCompare = 6;
 
 /// One instruction set's loops; index 0 is float32, 1 float64.
 struct Table {
     BlockFn unary[kNumUnary][2] = {};
     BlockFn binary[kNumBinary][2] = {};
+    BlockFn compare[kNumCompare][2] = {};
     /// outer(inner(a, b), c) when innerFirst (index 1), else outer(c, inner(a, b)).
     BlockFn fused[kNumFusable][kNumFusable][2][2] = {};
 };
@@ -48,11 +52,13 @@ const Table* tableFor(std::string_view isa);
 /// The table's index of `code`, or -1 for an op without such loops.
 int binaryIndex(ScalarOpCode code);
 int unaryIndex(ScalarOpCode code);
+int compareIndex(ScalarOpCode code);
 
 } // namespace arith
 
-/// The loop of a float add, sub, mul, true_div, maximum, minimum, neg, abs or sqr at
-/// the CPU's widest vectors, or null for any other op or dtype.
+/// The loop of a float add, sub, mul, true_div, maximum, minimum, neg, abs, sqr or
+/// comparison (inputs of `compute`, output bool) at the CPU's widest vectors, or
+/// null for any other op or dtype.
 BlockFn wideArithmeticKernel(ScalarOpCode code, DType compute);
 
 } // namespace tl

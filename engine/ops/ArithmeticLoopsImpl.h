@@ -42,6 +42,36 @@ struct Sqr {
     template <typename T> static T apply(T a) { return a * a; }
 };
 
+struct Eq {
+    template <typename T> static bool apply(T a, T b) { return a == b; }
+};
+struct Neq {
+    template <typename T> static bool apply(T a, T b) { return a != b; }
+};
+struct Lt {
+    template <typename T> static bool apply(T a, T b) { return a < b; }
+};
+struct Le {
+    template <typename T> static bool apply(T a, T b) { return a <= b; }
+};
+struct Gt {
+    template <typename T> static bool apply(T a, T b) { return a > b; }
+};
+struct Ge {
+    template <typename T> static bool apply(T a, T b) { return a >= b; }
+};
+
+template <class Op, typename T> void compareLoop(const BlockInstr& in, void* const* s, int64_t n) {
+    bool* __restrict o = static_cast<bool*>(s[in.dst]);
+    const T* __restrict a = static_cast<const T*>(s[in.src[0]]);
+    const T* __restrict b = static_cast<const T*>(s[in.src[1]]);
+    if (n == kBlockSize) {
+        for (int64_t i = 0; i < kBlockSize; ++i) o[i] = Op::apply(a[i], b[i]);
+        return;
+    }
+    for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], b[i]);
+}
+
 template <class Op, typename T> void unaryLoop(const BlockInstr& in, void* const* s, int64_t n) {
     T* __restrict o = static_cast<T*>(s[in.dst]);
     const T* __restrict a = static_cast<const T*>(s[in.src[0]]);
@@ -88,6 +118,11 @@ template <class Op> void setUnary(Table& t, Unary op) {
     t.unary[static_cast<int>(op)][1] = &unaryLoop<Op, double>;
 }
 
+template <class Op> void setCompare(Table& t, Compare op) {
+    t.compare[static_cast<int>(op)][0] = &compareLoop<Op, float>;
+    t.compare[static_cast<int>(op)][1] = &compareLoop<Op, double>;
+}
+
 template <class Op> void setBinary(Table& t, Binary op) {
     t.binary[static_cast<int>(op)][0] = &binaryLoop<Op, float>;
     t.binary[static_cast<int>(op)][1] = &binaryLoop<Op, double>;
@@ -117,6 +152,12 @@ void fillTable(Table& t) {
     setUnary<Neg>(t, Unary::Neg);
     setUnary<Abs>(t, Unary::Abs);
     setUnary<Sqr>(t, Unary::Sqr);
+    setCompare<Eq>(t, Compare::Eq);
+    setCompare<Neq>(t, Compare::Neq);
+    setCompare<Lt>(t, Compare::Lt);
+    setCompare<Le>(t, Compare::Le);
+    setCompare<Gt>(t, Compare::Gt);
+    setCompare<Ge>(t, Compare::Ge);
     setFusedWith<Add>(t, Binary::Add);
     setFusedWith<Sub>(t, Binary::Sub);
     setFusedWith<Mul>(t, Binary::Mul);

@@ -1,6 +1,6 @@
 // The float arithmetic loops compiled per instruction set (ops/ArithmeticLoops.h):
 // every table this CPU runs gives, for add, sub, mul, true_div, maximum, minimum,
-// neg, abs, sqr and every fused pair,
+// neg, abs, sqr, the comparisons and every fused pair,
 // the values of the same operations written out per element (bit for bit, NaN
 // payloads aside), at every length (whole vectors and tails, a full block) and on
 // special values (zeros of both signs, infinities, NaN, subnormals, the largest
@@ -21,6 +21,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace tl;
@@ -69,9 +70,23 @@ template <typename T> T apply(arith::Unary op, T a) {
     return a;
 }
 
-// Runs `fn` on n elements of a, b, c (slots 1, 2, 3) into slot 0.
-template <typename T> std::vector<T> run(BlockFn fn, std::vector<T> a, std::vector<T> b, std::vector<T> c) {
-    std::vector<T> out(a.size());
+template <typename T> bool compare(arith::Compare op, T a, T b) {
+    switch (op) {
+    case arith::Compare::Eq: return scalar_fn::eq(a, b);
+    case arith::Compare::Neq: return scalar_fn::neq(a, b);
+    case arith::Compare::Lt: return scalar_fn::lt(a, b);
+    case arith::Compare::Le: return scalar_fn::le(a, b);
+    case arith::Compare::Gt: return scalar_fn::gt(a, b);
+    case arith::Compare::Ge: return scalar_fn::ge(a, b);
+    }
+    return false;
+}
+
+// Runs `fn` on n elements of a, b, c (slots 1, 2, 3) into slot 0, whose elements
+// are R (Flag for a comparison).
+template <typename T, typename R = T> std::vector<R> run(BlockFn fn, std::vector<T> a, std::vector<T> b, std::vector<T> c) {
+    static_assert(!std::is_same_v<R, bool>, "bools travel as Flag");
+    std::vector<R> out(a.size());
     void* memory[] = {out.data(), a.data(), b.data(), c.data()};
     BlockInstr in;
     in.fn = fn;
@@ -85,6 +100,13 @@ template <typename T> std::vector<T> run(BlockFn fn, std::vector<T> a, std::vect
 
 const char* const kOpNames[] = {"add", "sub", "mul", "true_div", "maximum", "minimum"};
 const char* const kUnaryNames[] = {"neg", "abs", "sqr"};
+const char* const kCompareNames[] = {"eq", "neq", "lt", "le", "gt", "ge"};
+
+// A bool the loops read and write (one byte), in a vector that has data().
+struct Flag {
+    bool value;
+};
+static_assert(sizeof(Flag) == sizeof(bool));
 
 template <typename T> void checkTable(const arith::Table& table, const std::string& isa, int64_t n) {
     const int d = std::is_same_v<T, double> ? 1 : 0;
@@ -103,6 +125,13 @@ template <typename T> void checkTable(const arith::Table& table, const std::stri
             // Bit for bit here, NaN included: these ops pass their one operand's NaN on.
             const T want = apply(static_cast<arith::Unary>(op), a[i]);
             if (std::memcmp(&got[i], &want, sizeof(T)) != 0) return fail(kUnaryNames[op], i, got[i], want);
+        }
+    }
+    for (int op = 0; op < arith::kNumCompare; ++op) {
+        const std::vector<Flag> got = run<T, Flag>(table.compare[op][d], a, b, c);
+        for (size_t i = 0; i < a.size(); ++i) {
+            const bool want = compare(static_cast<arith::Compare>(op), a[i], b[i]);
+            if (got[i].value != want) return fail(kCompareNames[op], i, T(got[i].value), T(want));
         }
     }
     for (int op = 0; op < arith::kNumBinary; ++op) {
@@ -161,6 +190,8 @@ private slots:
         QVERIFY(scalarBlockKernel(ScalarOpCode::Abs, DType::Float64) == widest->unary[static_cast<int>(arith::Unary::Abs)][1]);
         QVERIFY(!wideArithmeticKernel(ScalarOpCode::Abs, DType::Int32));
         QVERIFY(!wideArithmeticKernel(ScalarOpCode::Mod, DType::Float64));
+        QVERIFY(scalarBlockKernel(ScalarOpCode::Ge, DType::Float64) == widest->compare[static_cast<int>(arith::Compare::Ge)][1]);
+        QVERIFY(!wideArithmeticKernel(ScalarOpCode::Switch, DType::Float64));
         QVERIFY(scalarBlockKernel(ScalarOpCode::Add, DType::Int64) != nullptr);
         QVERIFY(!fusedArithmeticKernel(ScalarOpCode::TrueDiv, ScalarOpCode::Add, true, DType::Float64));
     }
