@@ -61,17 +61,6 @@ struct Ge {
     template <typename T> static bool apply(T a, T b) { return a >= b; }
 };
 
-template <class Op, typename T> void compareLoop(const BlockInstr& in, void* const* s, int64_t n) {
-    bool* __restrict o = static_cast<bool*>(s[in.dst]);
-    const T* __restrict a = static_cast<const T*>(s[in.src[0]]);
-    const T* __restrict b = static_cast<const T*>(s[in.src[1]]);
-    if (n == kBlockSize) {
-        for (int64_t i = 0; i < kBlockSize; ++i) o[i] = Op::apply(a[i], b[i]);
-        return;
-    }
-    for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], b[i]);
-}
-
 template <class Op, typename T> void unaryLoop(const BlockInstr& in, void* const* s, int64_t n) {
     T* __restrict o = static_cast<T*>(s[in.dst]);
     const T* __restrict a = static_cast<const T*>(s[in.src[0]]);
@@ -83,8 +72,10 @@ template <class Op, typename T> void unaryLoop(const BlockInstr& in, void* const
 }
 
 // A fixed trip count for full blocks, with restrict pointers, so the loop vectorises.
+// The result is T, or bool for a comparison.
 template <class Op, typename T> void binaryLoop(const BlockInstr& in, void* const* s, int64_t n) {
-    T* __restrict o = static_cast<T*>(s[in.dst]);
+    using R = decltype(Op::apply(T{}, T{}));
+    R* __restrict o = static_cast<R*>(s[in.dst]);
     const T* __restrict a = static_cast<const T*>(s[in.src[0]]);
     const T* __restrict b = static_cast<const T*>(s[in.src[1]]);
     if (n == kBlockSize) {
@@ -119,8 +110,8 @@ template <class Op> void setUnary(Table& t, Unary op) {
 }
 
 template <class Op> void setCompare(Table& t, Compare op) {
-    t.compare[static_cast<int>(op)][0] = &compareLoop<Op, float>;
-    t.compare[static_cast<int>(op)][1] = &compareLoop<Op, double>;
+    t.compare[static_cast<int>(op)][0] = &binaryLoop<Op, float>;
+    t.compare[static_cast<int>(op)][1] = &binaryLoop<Op, double>;
 }
 
 template <class Op> void setBinary(Table& t, Binary op) {
