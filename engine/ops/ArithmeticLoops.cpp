@@ -1,5 +1,7 @@
 #include "ops/ArithmeticLoops.h"
 
+#include <cstdlib>
+
 namespace tl::arith {
 
 namespace {
@@ -31,9 +33,16 @@ const Table* sse2() {
 
 } // namespace
 
+// TL_VMATH_ISA, when it names an instruction set the CPU has, narrows these loops as
+// it narrows the SLEEF calls (ops/VectorMath.h): a run then computes as a CPU without
+// the wider set would, instead of mixing 512-bit arithmetic with 256-bit calls.
 const Table& table() {
-    static const Table* const widest = avx512() ? avx512() : avx() ? avx() : sse2();
-    return *widest;
+    static const Table* const chosen = [] {
+        if (const char* wanted = std::getenv("TL_VMATH_ISA"))
+            if (const Table* t = tableFor(wanted)) return t;
+        return avx512() ? avx512() : avx() ? avx() : sse2();
+    }();
+    return *chosen;
 }
 
 const Table* tableFor(std::string_view isa) {

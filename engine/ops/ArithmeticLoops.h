@@ -44,7 +44,8 @@ void fillSse2Table(Table& t);
 void fillAvxTable(Table& t);
 void fillAvx512Table(Table& t);
 
-/// The table of the widest instruction set this CPU has.
+/// The table of the widest instruction set this CPU has, or of the one the
+/// environment variable TL_VMATH_ISA names when the CPU has it (as ops/VectorMath.h).
 const Table& table();
 /// The table of `isa` ("avx512", "avx", "sse2"), or null when the CPU lacks it.
 const Table* tableFor(std::string_view isa);
