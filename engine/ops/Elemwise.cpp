@@ -2,6 +2,7 @@
 
 #include "ir/Graph.h"
 #include "ops/ElemwiseLoop.h"
+#include "ops/InternedScalarOps.h"
 #include "ops/ScalarOp.h"
 
 #include <nlohmann/json.hpp>
@@ -23,7 +24,7 @@ Elemwise::Elemwise(CompositePtr composite, InplacePattern inplace)
 
 OpPtr Elemwise::withInplace(InplacePattern inplace) const {
     if (m_composite) return std::make_shared<Elemwise>(m_composite, std::move(inplace));
-    return std::make_shared<Elemwise>(m_code, m_castTo, std::move(inplace));
+    return makeElemwise(m_code, m_castTo, std::move(inplace));
 }
 
 std::string Elemwise::name() const {
@@ -205,7 +206,9 @@ size_t Elemwise::hash() const {
 }
 
 OpPtr makeElemwise(ScalarOpCode code, DType castTo, InplacePattern inplace) {
-    return std::make_shared<Elemwise>(code, castTo, std::move(inplace));
+    if (!inplace.empty()) return std::make_shared<Elemwise>(code, castTo, std::move(inplace));
+    static InternedScalarOps plain;
+    return plain.get(code, castTo, [](ScalarOpCode c, DType t) { return std::make_shared<Elemwise>(c, t); });
 }
 
 OpPtr makeCompositeElemwise(const Graph& scalarGraph, InplacePattern inplace) {
@@ -240,7 +243,7 @@ OpPtr makeOpElemwise(const nlohmann::json& params, std::shared_ptr<const Graph> 
     }
     if (inner) throw std::invalid_argument("Elemwise params: only a composite Elemwise has an inner graph");
     auto [code, castTo] = parseScalarOpParams(params, "Elemwise");
-    return std::make_shared<Elemwise>(code, castTo, std::move(inplace));
+    return makeElemwise(code, castTo, std::move(inplace));
 }
 
 } // namespace tl

@@ -61,7 +61,8 @@ private:
     OpProgramCache m_programs;  // plain ops: one program per input dtype signature
 };
 
-/// Elemwise of one scalar op.
+/// Elemwise of one scalar op; without an inplace pattern, one instance shared by every
+/// caller (ops/InternedScalarOps.h).
 OpPtr makeElemwise(ScalarOpCode code, DType castTo = DType::Float64, InplacePattern inplace = {});
 /// Elemwise of a Composite built from a scalar graph (see Composite's constructor).
 OpPtr makeCompositeElemwise(const Graph& scalarGraph, InplacePattern inplace = {});

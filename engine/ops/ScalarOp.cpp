@@ -1,6 +1,7 @@
 #include "ops/ScalarOp.h"
 
 #include "ir/Graph.h"
+#include "ops/InternedScalarOps.h"
 
 #include <nlohmann/json.hpp>
 
@@ -63,7 +64,10 @@ nlohmann::json ScalarOp::params() const {
     return j;
 }
 
-OpPtr makeScalarOp(ScalarOpCode code, DType castTo) { return std::make_shared<ScalarOp>(code, castTo); }
+OpPtr makeScalarOp(ScalarOpCode code, DType castTo) {
+    static InternedScalarOps ops;
+    return ops.get(code, castTo, [](ScalarOpCode c, DType t) { return std::make_shared<ScalarOp>(c, t); });
+}
 
 std::pair<ScalarOpCode, DType> parseScalarOpParams(const nlohmann::json& params, const std::string& opName) {
     if (!params.is_object() || !params.contains("scalar_op") || !params["scalar_op"].is_string())

@@ -31,7 +31,7 @@ private:
     OpProgramCache m_programs;
 };
 
-/// A shared ScalarOp.
+/// The ScalarOp of (code, castTo), one instance shared by every caller (ops/InternedScalarOps.h).
 OpPtr makeScalarOp(ScalarOpCode code, DType castTo = DType::Float64);
 
 /// Parses {"scalar_op": key-or-name[, "dtype": d]} (shared with Elemwise's params).

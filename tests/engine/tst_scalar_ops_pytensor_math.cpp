@@ -31,12 +31,6 @@ constexpr double kVectorMathRtol32 = 4e-7;
 
 namespace {
 
-Pipeline fusionOnly() {
-    std::vector<std::unique_ptr<GraphPass>> passes;
-    passes.push_back(makeElemwiseFusion());
-    return singlePhase("fusion", std::move(passes));
-}
-
 NDArray run1(const std::function<Var(const Var&)>& f, DType d, const std::vector<double>& v) { return runUnary(f, d, v); }
 
 } // namespace
