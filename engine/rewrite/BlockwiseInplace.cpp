@@ -21,9 +21,11 @@ public:
     std::vector<std::string> tags() const override { return {"fast_run", "inplace"}; }
 
     bool run(Rewriter& rewriter, const RewriteOptions&) override {
+        if (rewriter.graph().countOfKind(OpKind::Blockwise) == 0) return false;  // nothing to make inplace
         DestroyChecker checker(rewriter.graph());
         bool changed = false;
         for (Node* n : rewriter.graph().toposort()) {
+            if (n->kind() != OpKind::Blockwise) continue;
             const auto* bw = dynamic_cast<const BlockwiseOp*>(&n->op());
             if (!bw || !bw->destroyMap().empty()) continue;
             std::vector<const Type*> types;

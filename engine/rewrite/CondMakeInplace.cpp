@@ -33,9 +33,11 @@ public:
     std::vector<std::string> tags() const override { return {"fast_run", "inplace"}; }
 
     bool run(Rewriter& rewriter, const RewriteOptions&) override {
+        if (rewriter.graph().countOfKind(OpKind::IfElse) == 0) return false;  // nothing to make inplace
         bool changed = false;
         const bool big = rewriter.graph().numNodes() >= 500;
         for (Node* n : rewriter.graph().toposort()) {
+            if (n->kind() != OpKind::IfElse) continue;
             const auto* op = dynamic_cast<const IfElseOp*>(&n->op());
             if (!op || op->asView()) continue;
             bool allScalar = true;

@@ -7,6 +7,9 @@
 #include "ops/BlasOps.h"
 #include "rewrite/Rewrites.h"
 
+#include <algorithm>
+#include <array>
+
 namespace tl {
 
 namespace {
@@ -19,13 +22,16 @@ public:
     std::vector<std::string> tags() const override { return {"fast_run", "inplace", "blas_opt_inplace"}; }
 
     bool run(Rewriter& rewriter, const RewriteOptions&) override {
-        DestroyChecker checker(rewriter.graph());
+        // The products that update an input; nothing to do in a graph without them.
+        constexpr std::array kUpdates = {OpKind::Gemm, OpKind::Gemv, OpKind::CGemv, OpKind::Ger, OpKind::CGer};
+        const Graph& g = rewriter.graph();
+        if (std::none_of(kUpdates.begin(), kUpdates.end(), [&](OpKind k) { return g.countOfKind(k) > 0; })) return false;
+        DestroyChecker checker(g);
         bool changed = false;
-        for (Node* n : rewriter.graph().toposort()) {
+        for (Node* n : g.toposort()) {
+            if (std::find(kUpdates.begin(), kUpdates.end(), n->kind()) == kUpdates.end()) continue;
             const auto* blas = dynamic_cast<const BlasOp*>(&n->op());
-            const OpKind k = n->op().kind();
-            const bool updates = k == OpKind::Gemm || k == OpKind::Gemv || k == OpKind::CGemv || k == OpKind::Ger || k == OpKind::CGer;
-            if (!blas || !updates || blas->inPlace()) continue;
+            if (!blas || blas->inPlace()) continue;
             if (auto why = checker.tryDestroy(*n, 0)) {
                 rewriter.notifyMatchFailure(kName, *n, [&] { return *why; });
                 continue;

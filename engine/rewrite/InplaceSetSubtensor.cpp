@@ -19,9 +19,11 @@ public:
     std::vector<std::string> tags() const override { return {"fast_run", "inplace", "local_inplace_setsubtensor"}; }
 
     bool run(Rewriter& rewriter, const RewriteOptions& options) override {
+        if (rewriter.graph().countOfKind(OpKind::IncSubtensor) == 0) return false;  // nothing to make inplace
         DestroyChecker checker(rewriter.graph());
         bool changed = false;
         for (Node* n : rewriter.graph().toposort()) {
+            if (n->kind() != OpKind::IncSubtensor) continue;
             const auto* inc = dynamic_cast<const IncSubtensorOp*>(&n->op());
             if (!inc || inc->inplace()) continue;
             if (auto why = checker.tryDestroy(*n, 0)) {

@@ -19,9 +19,11 @@ public:
     std::vector<std::string> tags() const override { return {"fast_run", "inplace"}; }
 
     bool run(Rewriter& rewriter, const RewriteOptions&) override {
+        if (rewriter.graph().countOfKind(OpKind::AdvancedIncSubtensor) == 0) return false;  // nothing to make inplace
         DestroyChecker checker(rewriter.graph());
         bool changed = false;
         for (Node* n : rewriter.graph().toposort()) {
+            if (n->kind() != OpKind::AdvancedIncSubtensor) continue;
             const auto* op = dynamic_cast<const AdvancedIncSubtensorOp*>(&n->op());
             if (!op || op->inplace()) continue;
             if (auto why = checker.tryDestroy(*n, 0)) {

@@ -41,11 +41,14 @@ public:
     std::vector<std::string> tags() const override { return {"fast_run", "inplace"}; }
 
     bool run(Rewriter& rewriter, const RewriteOptions&) override {
+        if (rewriter.graph().countOfKind(OpKind::AdvancedIncSubtensor1) == 0) return false;  // nothing to make inplace
         bool changed = false;
         auto checker = std::make_unique<DestroyChecker>(rewriter.graph());
         std::vector<NodeId> todo;
-        for (Node* n : rewriter.graph().toposort())
+        for (Node* n : rewriter.graph().toposort()) {
+            if (n->kind() != OpKind::AdvancedIncSubtensor1) continue;
             if (auto* op = dynamic_cast<const AdvancedIncSubtensor1Op*>(&n->op()); op && !op->inplace()) todo.push_back(n->id());
+        }
         for (NodeId id : todo) {
             Node* n = rewriter.graph().findNode(id);
             if (!n) continue;

@@ -20,13 +20,14 @@ public:
     std::vector<std::string> tags() const override { return {"fast_run", "scan", "inplace"}; }
 
     bool run(Rewriter& rw, const RewriteOptions& options) override {
+        if (rw.graph().countOfKind(OpKind::Scan) == 0) return false;  // nothing to make inplace
         bool changed = false;
         // One incremental checker for the whole pass: each candidate costs the region
         // between its readers and itself, not the whole graph.
         DestroyChecker checker(rw.graph());
         std::vector<NodeId> scanIds;
         for (Node* n : rw.graph().toposort())
-            if (n->op().kind() == OpKind::Scan) scanIds.push_back(n->id());
+            if (n->kind() == OpKind::Scan) scanIds.push_back(n->id());
         for (NodeId id : scanIds) {
             Node* node = rw.graph().findNode(id);
             if (!node) continue;
