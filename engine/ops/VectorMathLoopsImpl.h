@@ -46,10 +46,11 @@ template <typename T, class V> inline auto bandLanes(V x, T lo, T hi, T absMin) 
 // time while it computes, which keeps a large input streaming from memory; the
 // hardware prefetcher alone fell behind (2*exp(x) + tanh(y) - x*y on 10M float64:
 // 60 -> 49-54 ms, docs/performance.md). Past an array's end it touches nothing:
-// a prefetch never faults.
-inline constexpr int64_t kPrefetchBytes = 2048;
+// a prefetch never faults (the address is formed as an integer, not as a pointer
+// past the array).
+inline constexpr uintptr_t kPrefetchBytes = 2048;
 template <typename T> inline void prefetchAhead(const T* p) {
-    __builtin_prefetch(reinterpret_cast<const char*>(p) + kPrefetchBytes);
+    __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) + kPrefetchBytes));
 }
 
 template <class Mask> inline bool allLanes(Mask ok, int w) {
