@@ -6,20 +6,16 @@ beside NumPy evaluating the same expression in the same run (best of N):
 
 docs/performance.md records the figures beside tensorlens's."""
 import os
-import time
 
 import numpy as np
 import pytensor
 import pytensor.tensor as pt
 
+from best_of import best_ms
+
 
 def best(f, n=10):
-    t = 1e30
-    for _ in range(n):
-        t0 = time.perf_counter()
-        f()
-        t = min(t, time.perf_counter() - t0)
-    return t * 1e3
+    return best_ms(f, n)
 
 
 N = 10_000_000

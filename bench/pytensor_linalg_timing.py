@@ -4,21 +4,17 @@ NumPy/SciPy calling the same BLAS/LAPACK directly in the same run (best of N):
     ../shared/pytensor/python.sh bench/pytensor_linalg_timing.py
 
 docs/performance.md records the figures beside tensorlens's."""
-import time
 
 import numpy as np
 import scipy.linalg as sla
 import pytensor
 import pytensor.tensor as pt
 
+from best_of import best_ms
+
 
 def best(f, n=30):
-    t = 1e30
-    for _ in range(n):
-        t0 = time.perf_counter()
-        f()
-        t = min(t, time.perf_counter() - t0)
-    return t * 1e3
+    return best_ms(f, n)
 
 
 rng = np.random.default_rng(0)

@@ -7,22 +7,18 @@ best of N, with and without the Rop:
 
 docs/performance.md records the figures beside tensorlens's."""
 import os
-import time
 
 import numpy as np
 import pytensor
 import pytensor.tensor as pt
 
+from best_of import best_ms
+
 STEPS = 100_000
 
 
 def best(f, n=7):
-    t = 1e30
-    for _ in range(n):
-        t0 = time.perf_counter()
-        f()
-        t = min(t, time.perf_counter() - t0)
-    return t
+    return best_ms(f, n)
 
 
 def seed(with_rop):
@@ -42,5 +38,5 @@ print(f"pytensor {pytensor.__version__}, load average {os.getloadavg()[0]:.2f}")
 for with_rop in (True, False):
     f = seed(with_rop)
     f(x, dx)
-    us = best(lambda: f(x, dx)) / STEPS * 1e6
+    us = best(lambda: f(x, dx)) / STEPS * 1e3
     print(f"seed Scan{' + Rop' if with_rop else ''}, {STEPS} steps: {us:.3f} us per step")
