@@ -51,28 +51,24 @@ std::optional<Pattern> fusionPattern(const Node& n) {
 class Partitioner {
 public:
     Partitioner(const Graph& g, bool siblings) : m_siblings(siblings), m_topo(g.toposort()) {
-        // Ids are dense (never reused, below the next id): plain vectors, no hashing.
-        // A loaded graph may hold negative ids; the vectors then start lower.
-        for (const Node* n : m_topo) {
-            m_nodeBase = std::min(m_nodeBase, n->id());
-            for (const Variable* v : n->inputs()) m_varBase = std::min(m_varBase, v->id());
-            for (const Variable* v : n->outputs()) m_varBase = std::min(m_varBase, v->id());
-        }
-        m_index.assign(static_cast<size_t>(g.nextNodeId() - m_nodeBase), -1);
-        m_vars.resize(static_cast<size_t>(g.nextVarId() - m_varBase));
-        for (size_t i = 0; i < m_topo.size(); ++i) m_index[static_cast<size_t>(m_topo[i]->id() - m_nodeBase)] = static_cast<int>(i);
+        // Per-node and per-variable state in plain vectors indexed by slot (the graph
+        // is not edited while the partition is built): no hashing, and no larger
+        // than the graph.
+        m_index.assign(g.numNodes(), -1);
+        m_vars.resize(g.numVariables());
+        for (size_t i = 0; i < m_topo.size(); ++i) m_index[m_topo[i]->slot()] = static_cast<int>(i);
         // Dead nodes (no graph output needs them) are invisible: they are never fused
-        // and their reads freeze or hold open no group.
+        // and their reads freeze or hold open no group. Marked in one sweep against
+        // the topological order (a node's readers come after it) rather than a search
+        // from the outputs: the sweep's next node never waits on the last one's loads,
+        // which on a graph larger than the cache is most of a search's time.
         m_needed.assign(m_topo.size(), 0);
-        std::vector<const Node*> stack;
         for (const Variable* o : g.outputs())
-            if (o->owner() && !m_needed[indexOf(o->owner())]++) stack.push_back(o->owner());
-        while (!stack.empty()) {
-            const Node* n = stack.back();
-            stack.pop_back();
-            for (const Variable* v : n->inputs())
-                if (v->owner() && !m_needed[indexOf(v->owner())]++) stack.push_back(v->owner());
-        }
+            if (o->owner()) m_needed[indexOf(o->owner())] = 1;
+        for (size_t i = m_topo.size(); i-- > 0;)
+            if (m_needed[i])
+                for (const Variable* v : m_topo[i]->inputs())
+                    if (v->owner()) m_needed[indexOf(v->owner())] = 1;
         m_groupOf.assign(m_topo.size(), -1);
         m_deps.resize(m_topo.size());
     }
@@ -125,8 +121,8 @@ private:
         for (const Client& cl : v.clients()) c += cl.node && m_needed[indexOf(cl.node)];
         return c;
     }
-    int indexOf(const Node* n) const { return m_index[static_cast<size_t>(n->id() - m_nodeBase)]; }
-    VarState& state(const Variable* v) { return m_vars[static_cast<size_t>(v->id() - m_varBase)]; }
+    int indexOf(const Node* n) const { return m_index[n->slot()]; }
+    VarState& state(const Variable* v) { return m_vars[v->slot()]; }
     bool sealed(int root) const { return m_pending[root] == 0 && m_interest[root] == 0; }
     // Roots of the open groups in s, sorted and unique.
     void canon(std::vector<int>& s) {
@@ -284,9 +280,7 @@ private:
 
     bool m_siblings;
     std::vector<Node*> m_topo;
-    NodeId m_nodeBase = 0;
-    VarId m_varBase = 0;
-    std::vector<int> m_index;                  // per node id: position in m_topo, or -1
+    std::vector<int> m_index;                  // per node slot: position in m_topo
     std::vector<char> m_needed;                // per node: some graph output depends on it
     std::vector<int> m_groupOf;                // per node: raw group id, or -1
     std::vector<std::vector<int>> m_deps;      // per node outside every group: the groups it depends on
@@ -296,7 +290,7 @@ private:
     std::vector<std::vector<int>> m_groupDeps;  // the groups the members depend on
     std::vector<char> m_frozen;                // read from outside: may not gain dependencies
     std::vector<Pattern> m_pattern;
-    std::vector<VarState> m_vars;              // per variable id
+    std::vector<VarState> m_vars;              // per variable slot
 };
 
 } // namespace

@@ -48,6 +48,10 @@ public:
     bool isGraphInput() const { return m_isInput; }
     const ClientList& clients() const { return m_clients; }
     const Graph& graph() const { return *m_graph; }
+    /// This variable's position among its graph's variables, 0 .. numVariables() - 1:
+    /// an index for per-variable arrays while the graph is not edited (erasing a
+    /// variable moves another into its slot).
+    size_t slot() const { return m_slot; }
 
 private:
     friend class Graph;
@@ -125,6 +129,8 @@ public:
     /// Nodes in no particular order.
     const std::vector<Node*>& nodes() const { return m_nodeList; }
     size_t numNodes() const { return m_nodeList.size(); }
+    /// Inputs, constants and node outputs (Variable::slot() is below it).
+    size_t numVariables() const { return m_vars.size(); }
     /// How many nodes have an op of `kind`: a pass whose rewrites start at kinds the
     /// graph lacks has nothing to do.
     size_t countOfKind(OpKind kind) const { return m_kindCounts[static_cast<size_t>(kind)]; }
@@ -182,7 +188,7 @@ private:
 
     std::vector<std::unique_ptr<Node>> m_nodes;  // owning, m_nodes[i]->m_slot == i
     std::vector<Node*> m_nodeList;               // same order as m_nodes
-    std::array<size_t, kNumOpKinds> m_kindCounts{};
+    std::array<uint32_t, kNumOpKinds> m_kindCounts{};  // 4 bytes each: every loop body and Composite is a Graph
     std::vector<std::unique_ptr<Variable>> m_vars;  // owning, m_vars[i]->m_slot == i
     std::vector<Variable*> m_constantList;          // constants in no particular order
     IdIndex<Node> m_nodeById;

@@ -6,9 +6,10 @@
 #include "ops/ScalarOp.h"
 
 #include <cctype>
+#include <climits>
 #include <stdexcept>
 #include <unordered_map>
-#include <unordered_set>
+#include <utility>
 
 namespace tl {
 
@@ -57,26 +58,28 @@ GraphAssembler copyNeeded(const Graph& src, const std::vector<Node*>& nodes) {
 // inputs, constants by first use, then node outputs in topological order).
 void nameVariables(GraphAssembler& a, const std::vector<Node*>& order) {
     const Graph& g = a.graph();
-    std::unordered_set<const Variable*> io;
+    // Per-variable flags by slot: a fused chain's scalar graph has tens of thousands.
+    std::vector<char> io(g.numVariables(), 0), seen(g.numVariables(), 0);
     for (size_t i = 0; i < g.inputs().size(); ++i) {
         a.setVariableName(g.inputs()[i], "i" + std::to_string(i));
-        io.insert(g.inputs()[i]);
+        io[g.inputs()[i]->slot()] = 1;
     }
     for (size_t i = 0; i < g.outputs().size(); ++i) {
         a.setVariableName(g.outputs()[i], "o" + std::to_string(i));
-        io.insert(g.outputs()[i]);
+        io[g.outputs()[i]->slot()] = 1;
     }
     std::vector<Variable*> vars(g.inputs().begin(), g.inputs().end());
-    std::unordered_set<const Variable*> seen(vars.begin(), vars.end());
+    auto firstSight = [&](const Variable* v) { return !std::exchange(seen[v->slot()], 1); };
+    for (const Variable* v : vars) seen[v->slot()] = 1;
     for (Node* n : order)
         for (Variable* v : n->inputs())
-            if (v->isConstant() && seen.insert(v).second) vars.push_back(v);
+            if (v->isConstant() && firstSight(v)) vars.push_back(v);
     for (Node* n : order)
         for (Variable* v : n->outputs())
-            if (seen.insert(v).second) vars.push_back(v);
+            if (firstSight(v)) vars.push_back(v);
     for (size_t i = 0; i < vars.size(); ++i) {
         Variable* v = vars[i];
-        if (v->isConstant() || io.count(v)) continue;
+        if (v->isConstant() || io[v->slot()]) continue;
         a.setVariableName(v, v->clients().size() > 1 ? "t" + std::to_string(i) : std::string());
     }
 }
@@ -120,18 +123,20 @@ std::string prettyOutput(const Graph& g, const std::vector<Node*>& order) {
 
 std::string signatureOf(const Graph& g, const std::vector<Node*>& order) {
     // Appended in place, references as numbers: a fused chain has thousands of lines.
-    std::unordered_map<const Variable*, int64_t> ref;  // input k -> -(k + 1), node k's output -> k
+    // By variable slot: input k -> -(k + 1), node k's output -> k, kNoRef for constants.
+    constexpr int64_t kNoRef = INT64_MIN;
+    std::vector<int64_t> ref(g.numVariables(), kNoRef);
     std::string sig;
     for (size_t i = 0; i < g.inputs().size(); ++i) {
-        ref[g.inputs()[i]] = -static_cast<int64_t>(i) - 1;
+        ref[g.inputs()[i]->slot()] = -static_cast<int64_t>(i) - 1;
         sig += "in ";
         sig += dtypeName(g.inputs()[i]->type().dtype);
         sig += ';';
     }
     auto append = [&](const Variable* v) {
-        if (auto it = ref.find(v); it != ref.end()) {
-            sig += it->second < 0 ? 'i' : 'n';
-            sig += std::to_string(it->second < 0 ? -it->second - 1 : it->second);
+        if (const int64_t r = ref[v->slot()]; r != kNoRef) {
+            sig += r < 0 ? 'i' : 'n';
+            sig += std::to_string(r < 0 ? -r - 1 : r);
             return;
         }
         sig += 'c';
@@ -153,7 +158,7 @@ std::string signatureOf(const Graph& g, const std::vector<Node*>& order) {
         sig += "):";
         sig += dtypeName(n->output(0)->type().dtype);
         sig += ';';
-        ref[n->output(0)] = static_cast<int64_t>(k);
+        ref[n->output(0)->slot()] = static_cast<int64_t>(k);
     }
     for (Variable* o : g.outputs()) {
         sig += "out ";

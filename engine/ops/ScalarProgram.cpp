@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
-#include <unordered_map>
 
 namespace tl {
 
@@ -37,7 +36,7 @@ void ProgramWorkspace::bind(const ScalarProgram& program, int extraBlocks) {
         switch (slot.kind) {
         case ScalarProgram::SlotKind::Temp: m_slots[s] = m_buffer + static_cast<size_t>(slot.index) * kBlockBytes; break;
         case ScalarProgram::SlotKind::Constant:
-            m_slots[s] = const_cast<std::byte*>(program.m_constants[static_cast<size_t>(slot.index)].data);
+            m_slots[s] = const_cast<std::byte*>(program.m_constants[static_cast<size_t>(slot.index)]->data);
             break;
         default: m_slots[s] = nullptr; break;  // set per block by runBlock
         }
@@ -70,20 +69,22 @@ ScalarProgram::ScalarProgram() {
 std::shared_ptr<const ScalarProgram> ScalarProgram::compile(const Graph& g) {
     std::shared_ptr<ScalarProgram> p(new ScalarProgram());
     ProgramBuilder b(*p);
-    std::unordered_map<const Variable*, int> slotOf;
+    // Program slot per graph variable (by Variable::slot(), -1 until it has one): a
+    // fused chain's scalar graph has tens of thousands of variables.
+    std::vector<int> slotOf(g.numVariables(), -1);
     for (Variable* in : g.inputs()) {
         if (!in->type().isScalarType())
             throw std::invalid_argument("scalar graph input " + std::to_string(in->id()) + " has type " +
                                         in->type().toString() + ", not a ScalarType");
-        slotOf[in] = b.addInput(in->type().dtype);
+        slotOf[in->slot()] = b.addInput(in->type().dtype);
     }
     auto slotFor = [&](Variable* v, const Node* user) -> int {
-        if (auto it = slotOf.find(v); it != slotOf.end()) return it->second;
+        if (const int s = slotOf[v->slot()]; s >= 0) return s;
         if (v->isConstant()) {
             if (v->constantValue().size() != 1)
                 throw std::invalid_argument(user->label() + ": scalar graph constant " + std::to_string(v->id()) + " is not 0-d");
-            int s = b.addConstant(v->constantValue(), v->type().dtype);
-            slotOf[v] = s;
+            const int s = b.addConstant(v->constantValue(), v->type().dtype);
+            slotOf[v->slot()] = s;
             return s;
         }
         throw std::invalid_argument(user->label() + ": input variable " + std::to_string(v->id()) +
@@ -100,13 +101,12 @@ std::shared_ptr<const ScalarProgram> ScalarProgram::compile(const Graph& g) {
         } catch (const std::exception& e) {
             throw std::invalid_argument(n->label() + ": " + e.what());
         }
-        slotOf[n->output(0)] = r;
+        slotOf[n->output(0)->slot()] = r;
     }
     for (Variable* out : g.outputs()) {
-        int s;
-        if (auto it = slotOf.find(out); it != slotOf.end()) s = it->second;
-        else if (out->isConstant()) s = b.addConstant(out->constantValue(), out->type().dtype);
-        else throw std::invalid_argument("scalar graph output " + std::to_string(out->id()) + " is not computed");
+        int s = slotOf[out->slot()];
+        if (s < 0 && out->isConstant()) s = b.addConstant(out->constantValue(), out->type().dtype);
+        if (s < 0) throw std::invalid_argument("scalar graph output " + std::to_string(out->id()) + " is not computed");
         b.setOutput(s, out->type().dtype);
     }
     b.fuseArithmetic();

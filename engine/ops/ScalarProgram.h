@@ -6,6 +6,7 @@
 // registers by liveness, so a 5000-op chain needs only a few buffers.
 #include "core/DTypeSignatureCache.h"
 #include "core/NDArray.h"
+#include "ops/ConstantBlocks.h"
 #include "ops/ScalarKernels.h"
 
 #include <array>
@@ -90,14 +91,11 @@ private:
     friend class ProgramWorkspace;
     friend class ProgramBuilder;
     ScalarProgram();
-    struct alignas(64) ConstBlock {
-        std::byte data[ProgramWorkspace::kBlockBytes];
-    };
     std::vector<DType> m_inputDTypes, m_outputDTypes;
     std::vector<Slot> m_slots;
     std::vector<int32_t> m_inputSlot, m_outputSlot;  // slot of input i / output o
     std::vector<BlockInstr> m_code;
-    std::vector<ConstBlock> m_constants;
+    std::vector<std::shared_ptr<const ConstantBlock>> m_constants;  // shared with equal constants elsewhere
     int m_numRegisters = 0;
     bool m_endsInProduct = false;
     uint64_t m_id = 0;  // unique per compiled program (never reused, unlike addresses)

@@ -23,17 +23,15 @@ int ProgramBuilder::addInput(DType d) {
 }
 
 int ProgramBuilder::addConstant(const NDArray& value, DType to) {
-    ScalarProgram::ConstBlock block;
+    std::shared_ptr<const ConstantBlock> block;
     dispatchDType(value.dtype(), [&](auto f) {
         const auto v = value.data<decltype(f)>()[0];
         dispatchDType(to, [&](auto t) {
-            using T = decltype(t);
-            const T c = scalar_fn::convert<T>(v);
-            T* dst = reinterpret_cast<T*>(block.data);
-            for (int64_t i = 0; i < kBlockSize; ++i) dst[i] = c;
+            const auto c = scalar_fn::convert<decltype(t)>(v);
+            block = sharedConstantBlock(to, &c, sizeof(c));
         });
     });
-    m_p.m_constants.push_back(block);
+    m_p.m_constants.push_back(std::move(block));
     int s = addSlot(to, ScalarProgram::SlotKind::Constant, static_cast<int>(m_p.m_constants.size()) - 1);
     m_constValue[s] = value;
     return s;

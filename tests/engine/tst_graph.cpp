@@ -7,6 +7,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <limits>
 
 using namespace tl;
@@ -312,6 +313,31 @@ private slots:
         rw.replace(c.nodes[2]->output(0), c.nodes[1]->output(0));
         QCOMPARE(c.g.countOfKind(OpKind::Opaque), size_t(2));
         QCOMPARE(c.nodes[0]->kind(), OpKind::Opaque);
+    }
+
+    // Node and variable slots number each kind 0 .. count - 1 without gaps, and stay
+    // so after erasures (an erased entry's slot goes to another): per-node and
+    // per-variable arrays of a walk are indexed by them.
+    void slotsAreDenseAfterErasures() {
+        Chain c(5);
+        auto dense = [&] {
+            std::vector<int> nodeSeen(c.g.numNodes()), varSeen(c.g.numVariables());
+            for (const Node* n : c.g.nodes()) {
+                if (n->slot() >= nodeSeen.size() || nodeSeen[n->slot()]++) return false;
+                for (const Variable* v : n->outputs())
+                    if (v->slot() >= varSeen.size() || varSeen[v->slot()]++) return false;
+            }
+            for (const Variable* v : c.g.inputs())
+                if (v->slot() >= varSeen.size() || varSeen[v->slot()]++) return false;
+            return std::count(varSeen.begin(), varSeen.end(), 1) == static_cast<long>(varSeen.size());
+        };
+        QCOMPARE(c.g.numVariables(), size_t(6));  // x and one output per node
+        QVERIFY(dense());
+        Rewriter rw(c.g);
+        rw.replace(c.nodes[2]->output(0), c.nodes[0]->output(0));  // nodes[1] and [2] pruned
+        QCOMPARE(c.g.numNodes(), size_t(3));
+        QCOMPARE(c.g.numVariables(), size_t(4));
+        QVERIFY(dense());
     }
 
     void constantsAreListedInIdOrderAfterErasure() {
