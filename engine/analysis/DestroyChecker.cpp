@@ -56,13 +56,9 @@ std::string aliasMapText(const AliasMap& m) {
 
 DestroyChecker::DestroyChecker(const Graph& g) {
     const std::vector<Node*> topo = g.toposort();
-    for (const Node* n : topo) m_base = std::min(m_base, n->id());
-    const size_t ids = static_cast<size_t>(g.nextNodeId() - m_base);
-    m_ord.assign(ids, -1);
-    m_extraSucc.resize(ids);
-    m_extraPred.resize(ids);
-    m_seen.assign(ids, 0);
-    m_want.assign(ids, 0);
+    m_ord.assign(g.numNodes(), -1);
+    m_seen.assign(g.numNodes(), 0);
+    m_want.assign(g.numNodes(), 0);
     for (const Node* n : topo) {
         m_ord[slot(n)] = static_cast<int>(m_at.size());
         m_at.push_back(n);
@@ -74,7 +70,7 @@ DestroyChecker::DestroyChecker(const Graph& g) {
 }
 
 bool DestroyChecker::contains(const Node& n) const {
-    if (n.id() < m_base || slot(&n) >= m_ord.size()) return false;
+    if (slot(&n) >= m_ord.size()) return false;
     const int o = m_ord[slot(&n)];
     return o >= 0 && m_at[static_cast<size_t>(o)] == &n;
 }
@@ -83,13 +79,15 @@ template <typename F> void DestroyChecker::forEachSucc(const Node* n, F&& f) {
     for (const Variable* o : n->outputs())
         for (const Client& c : o->clients())
             if (c.node) f(c.node);
-    for (const Node* m : m_extraSucc[slot(n)]) f(m);
+    if (!m_extraSucc.empty())
+        for (const Node* m : m_extraSucc[slot(n)]) f(m);
 }
 
 template <typename F> void DestroyChecker::forEachPred(const Node* n, F&& f) {
     for (const Variable* v : n->inputs())
         if (v->owner()) f(v->owner());
-    for (const Node* m : m_extraPred[slot(n)]) f(m);
+    if (!m_extraPred.empty())
+        for (const Node* m : m_extraPred[slot(n)]) f(m);
 }
 
 const Node* DestroyChecker::firstReached(const Node* from, const std::vector<const Node*>& targets) {
@@ -154,6 +152,10 @@ void DestroyChecker::addOrderings(const std::vector<const Node*>& befores, const
                 m_at[static_cast<size_t>(slots[s])] = n;
                 ++s;
             }
+    }
+    if (m_extraSucc.empty()) {
+        m_extraSucc.resize(m_ord.size());
+        m_extraPred.resize(m_ord.size());
     }
     for (const Node* r : befores)
         if (r != after) {

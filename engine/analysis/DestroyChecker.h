@@ -56,9 +56,10 @@ private:
     template <typename F> void forEachSucc(const Node* n, F&& f);
     template <typename F> void forEachPred(const Node* n, F&& f);
 
-    // Per node, indexed by id - m_base (ids are dense and the structure is fixed):
-    // no hashing on the walks, which visit a node's successors many times.
-    size_t slot(const Node* n) const { return static_cast<size_t>(n->id() - m_base); }
+    // Per node, indexed by Node::slot() (the structure is fixed while the checker
+    // lives): no hashing on the walks, which visit a node's successors many times,
+    // and arrays the size of the graph.
+    static size_t slot(const Node* n) { return n->slot(); }
     int ord(const Node* n) const { return m_ord[slot(n)]; }
     bool contains(const Node& n) const;
     /// Starts a new visit: every mark of the previous one is forgotten in O(1).
@@ -72,9 +73,10 @@ private:
     }
     bool marked(const std::vector<uint32_t>& marks, const Node* n) const { return marks[slot(n)] == m_epoch; }
 
-    NodeId m_base = 0;
-    std::vector<int> m_ord;         // position in the order, -1 for ids not in the graph
+    std::vector<int> m_ord;         // position in the order
     std::vector<const Node*> m_at;  // node at each position of the order
+    // Orderings beyond data edges; empty until the first is added (most checkers of a
+    // large graph add none or few, and a list per node is 24 bytes a node).
     std::vector<std::vector<const Node*>> m_extraSucc, m_extraPred;
     std::vector<uint32_t> m_seen, m_want;  // visit marks
     uint32_t m_epoch = 0;

@@ -107,12 +107,15 @@ public:
 
 private:
     friend class Graph;
+    // What a driver reads of every node it queues (id, kind) and what a walk reads
+    // first (slot, op) share the first 32 bytes, one cache line wherever the
+    // 96-byte node starts.
     NodeId m_id = 0;
+    uint32_t m_slot = 0;  // position in Graph::m_nodes, for O(1) erase
+    OpKind m_kind{};
     OpPtr m_op;
     NodeInputs m_inputs;
     NodeOutputs m_outputs;
-    uint32_t m_slot = 0;  // position in Graph::m_nodes, for O(1) erase
-    OpKind m_kind{};
 };
 
 class Graph {
