@@ -30,7 +30,9 @@ public:
         std::lock_guard<std::mutex> lock(m_mutex);
         std::weak_ptr<const ConstantBlock>& entry = m_blocks[key];
         if (auto live = entry.lock()) return live;
-        auto block = std::make_shared<ConstantBlock>();
+        // Not make_shared: the table's weak reference would keep a block made that way
+        // allocated until the next sweep; apart, only the small control block waits.
+        std::shared_ptr<ConstantBlock> block(new ConstantBlock);
         for (int64_t i = 0; i < kBlockSize; ++i) std::memcpy(block->data + static_cast<size_t>(i) * bytes, value, bytes);
         entry = block;
         if (m_blocks.size() >= 2 * m_sizeAfterSweep + 64) sweep();
