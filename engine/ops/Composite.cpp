@@ -6,7 +6,7 @@
 #include "ops/ScalarOp.h"
 
 #include <cctype>
-#include <climits>
+#include <cstdint>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
