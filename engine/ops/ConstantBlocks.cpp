@@ -4,7 +4,6 @@
 #include <mutex>
 #include <stdexcept>
 #include <unordered_map>
-#include <vector>
 
 namespace tl {
 

@@ -16,7 +16,7 @@
 namespace tl {
 
 struct alignas(64) ConstantBlock {
-    std::byte data[kBlockSize * 8];
+    std::byte data[kBlockSize * 8];  // kBlockSize elements of up to 8 bytes
 };
 
 /// The block of kBlockSize copies (an instruction reads at most that many) of the

@@ -34,7 +34,7 @@ public:
     /// Scratch block k (kBlockSize elements of up to 8 bytes, 64-byte aligned).
     void* extraBlock(int k) const { return m_buffer + static_cast<size_t>(m_extraBase + k) * kBlockBytes; }
 
-    static constexpr size_t kBlockBytes = kBlockSize * 8;
+    static constexpr size_t kBlockBytes = sizeof(ConstantBlock::data);  // kBlockSize elements of up to 8 bytes
 
 private:
     friend class ScalarProgram;
