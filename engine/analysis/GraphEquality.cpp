@@ -17,8 +17,16 @@ size_t typeHash(const Type& t) {
     return h;
 }
 
-/// The elements of `a` in C order as raw bytes (a copy only when `a` is strided).
-NDArray contiguous(const NDArray& a) { return a.isContiguous() ? a : a.copy(); }
+/// `use` applied to the elements of `a` in C order as raw bytes: a's own storage
+/// unless `a` is strided. No NDArray handle is copied on the common path: merge
+/// hashes every constant of a graph, and a handle copy costs a reference-count
+/// round trip and a shape allocation.
+template <class Use>
+auto withCOrderBytes(const NDArray& a, Use&& use) {
+    if (a.isContiguous()) return use(a.rawData());
+    const NDArray copy = a.copy();
+    return use(copy.rawData());
+}
 } // namespace
 
 bool constantsEqual(const Variable& a, const Variable& b) {
@@ -27,16 +35,21 @@ bool constantsEqual(const Variable& a, const Variable& b) {
     const NDArray& va = a.constantValue();
     const NDArray& vb = b.constantValue();
     if (va.dtype() != vb.dtype() || va.shape() != vb.shape()) return false;
-    const NDArray ca = contiguous(va), cb = contiguous(vb);
-    return ca.nbytes() == 0 || std::memcmp(ca.rawData(), cb.rawData(), ca.nbytes()) == 0;
+    const size_t bytes = va.nbytes();
+    if (bytes == 0) return true;
+    return withCOrderBytes(va, [&](const void* da) {
+        return withCOrderBytes(vb, [&](const void* db) { return std::memcmp(da, db, bytes) == 0; });
+    });
 }
 
 size_t constantHash(const Variable& c) {
     size_t h = typeHash(c.type());
     if (!c.isConstant()) return h;
-    const NDArray v = contiguous(c.constantValue());
+    const NDArray& v = c.constantValue();
     for (int64_t d : v.shape()) mix(h, static_cast<size_t>(d));
-    mix(h, std::hash<std::string_view>{}(std::string_view(static_cast<const char*>(v.rawData()), v.nbytes())));
+    mix(h, withCOrderBytes(v, [&](const void* data) {
+            return std::hash<std::string_view>{}(std::string_view(static_cast<const char*>(data), v.nbytes()));
+        }));
     return h;
 }
 

@@ -21,23 +21,38 @@ const NDArray& Variable::noValue() {
     return none;
 }
 
+namespace {
+/// Grows `list` geometrically ahead of a push_back that must not throw.
+template <typename T>
+void roomForOneMore(std::vector<T>& list) {
+    if (list.size() == list.capacity()) list.reserve(std::max<size_t>(16, 2 * list.capacity()));
+}
+
+/// The id after `id`; the largest id is its own successor, so a graph that holds it
+/// reports "used twice" for a fresh one instead of overflowing.
+int64_t idAfter(int64_t id) { return id == std::numeric_limits<int64_t>::max() ? id : id + 1; }
+} // namespace
+
 Graph::Graph() = default;
-Graph::~Graph() = default;
+Graph::~Graph() {
+    for (Node* n : m_nodeList) m_nodePool.destroy(n);
+    for (Variable* v : m_vars) m_varPool.destroy(v);
+}
 
 Variable* Graph::newVariable(Type type, std::optional<VarId> id) {
     VarId vid = id ? *id : m_nextVarId;
     if (m_varById.contains(vid)) throw GraphError("variable id " + std::to_string(vid) + " is used twice");
-    m_nextVarId = std::max(m_nextVarId, vid + 1);
-    auto v = std::make_unique<Variable>();
+    m_nextVarId = std::max(m_nextVarId, idAfter(vid));
+    if (m_vars.size() >= std::numeric_limits<uint32_t>::max()) throw GraphError("the graph has too many variables");
+    roomForOneMore(m_vars);  // the push_back below does not throw with the variable made
+    Variable* v = m_varPool.create();
     v->m_graph = this;
     v->m_id = vid;
     v->m_type = std::move(type);
-    if (m_vars.size() >= std::numeric_limits<uint32_t>::max()) throw GraphError("the graph has too many variables");
     v->m_slot = static_cast<uint32_t>(m_vars.size());
-    Variable* raw = v.get();
-    m_varById.insert(vid, raw);
-    m_vars.push_back(std::move(v));
-    return raw;
+    m_varById.insert(vid, v);
+    m_vars.push_back(v);
+    return v;
 }
 
 void Graph::eraseVariable(Variable* v) {
@@ -49,9 +64,10 @@ void Graph::eraseVariable(Variable* v) {
     }
     m_varById.erase(v->m_id);
     const size_t slot = v->m_slot;
-    std::swap(m_vars[slot], m_vars.back());
+    m_vars[slot] = m_vars.back();
     m_vars[slot]->m_slot = static_cast<uint32_t>(slot);
     m_vars.pop_back();
+    m_varPool.destroy(v);
 }
 
 Variable* Graph::addInput(Type type, std::string name, std::optional<VarId> id) {
@@ -92,7 +108,7 @@ Node* Graph::addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<Node
     NodeId nid = id ? *id : m_nextNodeId;
     auto where = [&] { return op->name() + "#" + std::to_string(nid); };
     if (m_nodeById.contains(nid)) throw GraphError("node id " + std::to_string(nid) + " is used twice");
-    if (m_nodes.size() >= std::numeric_limits<uint32_t>::max()) throw GraphError(where() + ": the graph has too many nodes");
+    if (m_nodeList.size() >= std::numeric_limits<uint32_t>::max()) throw GraphError(where() + ": the graph has too many nodes");
     std::vector<const Type*> types;
     std::vector<const NDArray*> constants;
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -123,27 +139,34 @@ Node* Graph::addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<Node
     if (outputIds && outputIds->size() != outTypes.size())
         throw GraphError(where() + ": " + std::to_string(outputIds->size()) + " output ids for " +
                          std::to_string(outTypes.size()) + " outputs");
-    auto node = std::make_unique<Node>();
+    // Every check before the first object exists: a failure leaves the graph as it was.
+    InlineVector<VarId, 2> ids;
+    for (size_t i = 0; i < outTypes.size(); ++i) {
+        const VarId vid = outputIds ? (*outputIds)[i] : ids.empty() ? m_nextVarId : idAfter(ids.back());
+        if (m_varById.contains(vid) || std::find(ids.begin(), ids.end(), vid) != ids.end())
+            throw GraphError(where() + ": variable id " + std::to_string(vid) + " is used twice");
+        ids.push_back(vid);
+    }
+    roomForOneMore(m_nodeList);
+    Node* node = m_nodePool.create();
     node->m_id = nid;
-    m_nextNodeId = std::max(m_nextNodeId, nid + 1);
+    m_nextNodeId = std::max(m_nextNodeId, idAfter(nid));
     node->m_op = std::move(op);
     node->m_inputs = NodeInputs(inputs.begin(), inputs.end());
-    Node* raw = node.get();
     for (size_t i = 0; i < outTypes.size(); ++i) {
-        Variable* v = newVariable(std::move(outTypes[i]), outputIds ? std::optional<VarId>((*outputIds)[i]) : std::nullopt);
-        v->m_owner = raw;
+        Variable* v = newVariable(std::move(outTypes[i]), ids[i]);
+        v->m_owner = node;
         v->m_index = static_cast<int>(i);
-        raw->m_outputs.push_back(v);
+        node->m_outputs.push_back(v);
     }
-    for (int i = 0; i < raw->numInputs(); ++i) addClient(raw->m_inputs[i], Client{raw, i});
-    raw->m_slot = static_cast<uint32_t>(m_nodes.size());
-    raw->m_kind = raw->m_op->kind();
-    ++m_kindCounts[static_cast<size_t>(raw->m_kind)];
+    for (int i = 0; i < node->numInputs(); ++i) addClient(node->m_inputs[i], Client{node, i});
+    node->m_slot = static_cast<uint32_t>(m_nodeList.size());
+    node->m_kind = node->m_op->kind();
+    ++m_kindCounts[static_cast<size_t>(node->m_kind)];
     structureChanged();
-    m_nodes.push_back(std::move(node));
-    m_nodeList.push_back(raw);
-    m_nodeById.insert(nid, raw);
-    return raw;
+    m_nodeList.push_back(node);
+    m_nodeById.insert(nid, node);
+    return node;
 }
 
 void Graph::setOutputs(std::vector<Variable*> outputs) {
@@ -158,15 +181,33 @@ void Graph::setOutputs(std::vector<Variable*> outputs) {
 }
 
 std::vector<Variable*> Graph::constants() const {
-    // Sorted by id read once each: a comparison that read both variables' ids would
-    // visit each of thousands of scattered variables log n times.
+    // Each constant's id is read once: a comparison that read both variables' ids
+    // would visit each of thousands of scattered variables log n times.
     std::vector<std::pair<VarId, Variable*>> byId;
     byId.reserve(m_constantList.size());
-    for (Variable* c : m_constantList) byId.emplace_back(c->id(), c);
+    VarId lo = std::numeric_limits<VarId>::max(), hi = std::numeric_limits<VarId>::min();
+    for (Variable* c : m_constantList) {
+        byId.emplace_back(c->id(), c);
+        lo = std::min(lo, c->id());
+        hi = std::max(hi, c->id());
+    }
+    std::vector<Variable*> out(byId.size());
+    // Ids are unique, so when they lie close together (a graph built here: ids are
+    // handed out densely) each constant's place is its id's offset among the range:
+    // linear time, where merge, which asks on every pass, would sort 20,000 constants.
+    // (The span in unsigned arithmetic: ids at both ends of int64 differ by more
+    // than a signed difference holds.)
+    const uint64_t span = byId.empty() ? 0 : static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+    if (!byId.empty() && span < 8 * byId.size()) {
+        std::vector<Variable*> atOffset(span + 1, nullptr);
+        for (const auto& [id, c] : byId) atOffset[static_cast<uint64_t>(id) - static_cast<uint64_t>(lo)] = c;
+        size_t k = 0;
+        for (Variable* c : atOffset)
+            if (c) out[k++] = c;
+        return out;
+    }
     std::sort(byId.begin(), byId.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<Variable*> out;
-    out.reserve(byId.size());
-    for (const auto& entry : byId) out.push_back(entry.second);
+    for (size_t k = 0; k < byId.size(); ++k) out[k] = byId[k].second;
     return out;
 }
 
@@ -193,28 +234,40 @@ std::vector<Node*> Graph::computeToposort() const {
     // Marks by slot (dense, 0..numNodes-1): no hashing, one byte per node.
     enum : uint8_t { kNew = 0, kOnStack = 1, kDone = 2 };
     std::vector<uint8_t> mark(m_nodeList.size(), kNew);
-    // Explicit stack of (node, next input to visit): no recursion on depth.
-    std::vector<std::pair<Node*, int>> stack;
+    // Explicit stack, no recursion on depth. A node's memory is read once, when it is
+    // expanded: its unvisited inputs' producers go on the stack (input 0 on top) with
+    // the node's own "emit" frame beneath them. A producer reached again meanwhile
+    // is skipped when its frame comes up, which is when the recursive walk would have
+    // looked at it: the order is the recursive depth-first post-order. Returning
+    // from a deep chain of inputs then touches no node again (the old walk re-read
+    // every node on the way back up, long after a large graph's walk had evicted it).
+    struct Frame {
+        Node* node;
+        uint32_t slot;
+        bool expanded;
+    };
+    std::vector<Frame> stack;
     auto visit = [&](Node* root) {
         if (!root || mark[root->m_slot] != kNew) return;
-        stack.push_back({root, 0});
-        mark[root->m_slot] = kOnStack;
+        stack.push_back({root, root->m_slot, false});
         while (!stack.empty()) {
-            Node* n = stack.back().first;
-            int next = stack.back().second;
-            if (next < n->numInputs()) {
-                ++stack.back().second;
-                Node* dep = n->m_inputs[next]->owner();
-                // A back edge (cycle) is skipped here; validate() reports it.
-                if (dep && mark[dep->m_slot] == kNew) {
-                    stack.push_back({dep, 0});
-                    mark[dep->m_slot] = kOnStack;
-                }
+            const Frame f = stack.back();
+            stack.pop_back();
+            if (f.expanded) {
+                mark[f.slot] = kDone;
+                order.push_back(f.node);
                 continue;
             }
-            mark[n->m_slot] = kDone;
-            order.push_back(n);
-            stack.pop_back();
+            // Already visited, or an ancestor being expanded (a cycle, which
+            // validate() reports): skipped, as the recursive walk would.
+            if (mark[f.slot] != kNew) continue;
+            mark[f.slot] = kOnStack;
+            stack.push_back({f.node, f.slot, true});
+            const NodeInputs& inputs = f.node->m_inputs;
+            for (size_t k = inputs.size(); k-- > 0;) {
+                Node* dep = inputs[k]->owner();
+                if (dep && mark[dep->m_slot] == kNew) stack.push_back({dep, dep->m_slot, false});
+            }
         }
     };
     for (Variable* out : m_outputs) visit(out->owner());
@@ -285,12 +338,11 @@ void Graph::eraseNode(Node* node) {
     m_nodeById.erase(node->m_id);
     --m_kindCounts[static_cast<size_t>(node->m_kind)];
     structureChanged();
-    size_t slot = node->m_slot;
-    std::swap(m_nodes[slot], m_nodes.back());
-    m_nodes[slot]->m_slot = static_cast<uint32_t>(slot);
-    m_nodeList[slot] = m_nodes[slot].get();
-    m_nodes.pop_back();
+    const size_t slot = node->m_slot;
+    m_nodeList[slot] = m_nodeList.back();
+    m_nodeList[slot]->m_slot = static_cast<uint32_t>(slot);
     m_nodeList.pop_back();
+    m_nodePool.destroy(node);
 }
 
 void Graph::eraseConstant(Variable* v) {
@@ -331,9 +383,9 @@ std::vector<std::string> Graph::validate() const {
         }
     }
     for (size_t i = 0; i < m_outputs.size(); ++i) expected[m_outputs[i]].push_back(Client{nullptr, static_cast<int>(i)});
-    for (const auto& v : m_vars) {
+    for (Variable* v : m_vars) {
         const VarId id = v->id();
-        auto want = expected[v.get()];
+        auto want = expected[v];
         std::vector<Client> have(v->m_clients.begin(), v->m_clients.end());
         auto key = [](const Client& c) { return std::make_pair(c.node ? c.node->id() : -1, c.index); };
         auto less = [&](const Client& a, const Client& b) { return key(a) < key(b); };

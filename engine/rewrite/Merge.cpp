@@ -162,12 +162,13 @@ bool MergePass::mergeNodes(Rewriter& rewriter) {
             return hashMix(IntListHash{}(k.inputs), static_cast<uint64_t>(k.opClass));
         }
     };
-    MergeTable table(ops);
+    MergeTable table(ops, g.numNodes());
     std::unordered_map<Key, VarId, KeyHash> freshBuffers;  // key -> output of the first such buffer
     std::unordered_map<VarId, VarId> byValue;              // a fresh buffer's output -> that first one
     std::unordered_set<VarId> freshVars;
 
     std::vector<NodeId> order;
+    order.reserve(g.numNodes());
     for (Node* n : g.toposort()) order.push_back(n->id());
     bool changed = false;
     std::vector<VarId> inputs;

@@ -17,6 +17,15 @@ uint64_t hashInputs(std::span<const VarId> inputs) {
 }
 } // namespace
 
+MergeTable::MergeTable(StructuralNumbering& ops, size_t expectedNodes) : m_ops(ops) {
+    m_keys.reserve(expectedNodes);
+    m_entries.reserve(expectedNodes);
+    m_inputs.reserve(2 * expectedNodes);  // most ops read one or two values
+    size_t slots = 64;
+    while (slots < 2 * expectedNodes) slots *= 2;  // at most half full, as emplace keeps it
+    m_index.assign(slots, 0);
+}
+
 uint32_t MergeTable::addEntry(const Node& node, int64_t opClass, uint32_t next) {
     m_entries.push_back({opClass, node.opPtr(), node.id(), next});
     return static_cast<uint32_t>(m_entries.size() - 1);

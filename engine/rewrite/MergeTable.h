@@ -18,7 +18,10 @@ namespace tl {
 
 class MergeTable {
 public:
-    explicit MergeTable(StructuralNumbering& ops) : m_ops(ops) {}
+    /// `expectedNodes`, the number of nodes to be looked up, sizes the table once:
+    /// growing it step by step would copy and rehash it a dozen times at 50,000 nodes,
+    /// each time into fresh pages.
+    MergeTable(StructuralNumbering& ops, size_t expectedNodes);
 
     /// The representative for `node` reading `inputs`, and whether it is new (then
     /// `node` is the representative). An op's class is asked for only once two nodes

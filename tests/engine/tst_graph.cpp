@@ -1,5 +1,7 @@
-// The graph IR on its own: ids, clients, clone, toposort, validation, rewriter edits.
+// The graph IR on its own: ids, clients, clone, validation, rewriter edits
+// (the topological order: tst_toposort.cpp).
 #include "TestSuites.h"
+#include "IrTestGraphs.h"
 #include "ir/GraphAssembler.h"
 #include "ir/Graph.h"
 #include "ir/IdIndex.h"
@@ -13,39 +15,8 @@
 using namespace tl;
 
 namespace {
-// A minimal op for IR tests: n inputs of any type, one output of the first input's type.
-class PassOp : public Op {
-public:
-    PassOp() : Op(OpKind::Opaque) {}
-    std::string name() const override { return "Pass"; }
-    std::vector<Type> inferTypes(std::span<const Type* const> in) const override {
-        if (in.empty()) throw OpTypeError("needs an input");
-        return {*in[0]};
-    }
-    void perform(std::span<const NDArray> in, std::span<NDArray> out) const override { out[0] = in[0]; }
-};
-
-struct Chain {
-    Variable* x = nullptr;
-    std::vector<Node*> nodes;
-    std::unique_ptr<Graph> owned;
-    Graph& g;
-    explicit Chain(int n) : owned(build(n)), g(*owned) {}
-
-private:
-    std::unique_ptr<Graph> build(int n) {
-        GraphAssembler ga;
-        x = ga.addInput(Type::tensor(DType::Float64, {7}), "x");
-        Variable* v = x;
-        auto op = std::make_shared<PassOp>();
-        for (int i = 0; i < n; ++i) {
-            nodes.push_back(ga.addNode(op, {v}));
-            v = nodes.back()->output(0);
-        }
-        ga.setOutputs({v});
-        return ga.finish();
-    }
-};
+using irtest::Chain;
+using irtest::PassOp;
 
 class Recorder : public RewriteListener {
 public:
@@ -80,14 +51,6 @@ private slots:
         QCOMPARE(c.x->clients().size(), size_t(1));
         QCOMPARE(c.nodes[2]->output(0)->clients().front().isGraphOutput(), true);
         QVERIFY(c.g.validate().empty());
-    }
-
-    void toposortIsIterativeOnDeepChains() {
-        Chain c(20000);
-        auto order = c.g.toposort();
-        QCOMPARE(order.size(), size_t(20000));
-        QCOMPARE(order.front(), c.nodes.front());
-        QCOMPARE(order.back(), c.nodes.back());
     }
 
     void cloneKeepsIds() {
@@ -211,22 +174,6 @@ private slots:
         QVERIFY(g->validate().empty());
     }
 
-    void toposortPlacesUnreachableNodesById() {
-        GraphAssembler ga;
-        auto op = std::make_shared<PassOp>();
-        Variable* x = ga.addInput(Type::tensor(DType::Float64, {7}), "x");
-        Node* a = ga.addNode(op, {x});
-        Node* deadB = ga.addNode(op, {a->output(0)});
-        Node* deadC = ga.addNode(op, {x});
-        Node* deadD = ga.addNode(op, {deadC->output(0), deadB->output(0)});
-        Node* out = ga.addNode(op, {a->output(0)});
-        ga.setOutputs({out->output(0)});
-        auto g = ga.finish();
-        const std::vector<Node*> order = g->toposort();
-        const std::vector<Node*> want{a, out, deadB, deadC, deadD};
-        QCOMPARE(order, want);
-    }
-
     // Ids from a file may be far apart or negative: lookups, duplicates and erasure
     // work the same as for the dense ids a graph hands out itself.
     void idsFarApartAreFound() {
@@ -279,32 +226,6 @@ private slots:
         QCOMPARE(index.size(), size_t(2));
     }
 
-    // toposort() is remembered between edits; every kind of edit shows in the next one.
-    void toposortFollowsEveryEdit() {
-        Chain c(4);
-        auto freshOrder = [&] {
-            std::vector<NodeId> ids;
-            const auto copy = c.g.clone();
-            for (Node* n : copy->toposort()) ids.push_back(n->id());
-            return ids;
-        };
-        auto order = [&] {
-            std::vector<NodeId> ids;
-            for (Node* n : c.g.toposort()) ids.push_back(n->id());
-            return ids;
-        };
-        QCOMPARE(order(), freshOrder());
-        Rewriter rw(c.g);
-        Node* side = rw.create(std::make_shared<PassOp>(), {c.x});  // unreachable: last
-        QCOMPARE(order().back(), side->id());
-        rw.setInput(c.nodes[1], 0, side->output(0));  // now reached through nodes[1]
-        QCOMPARE(order(), freshOrder());
-        QCOMPARE(order().front(), side->id());
-        rw.replace(c.nodes[3]->output(0), c.nodes[2]->output(0));  // nodes[3] pruned
-        QCOMPARE(order(), freshOrder());
-        QCOMPARE(order().size(), size_t(3));
-    }
-
     void countsNodesByKind() {
         Chain c(3);
         QCOMPARE(c.g.countOfKind(OpKind::Opaque), size_t(3));
@@ -355,6 +276,66 @@ private slots:
         QCOMPARE(g->constants(), (std::vector<Variable*>{cs[1], cs[2], cs[3]}));
         QCOMPARE(g->findVariable(cs[1]->id()), cs[1]);
         QVERIFY(g->validate().empty());
+    }
+
+    // Constants come in id order whether their ids are dense (a graph built here)
+    // or far apart, negative or at both ends of int64 (a file's), and whatever order
+    // they were added in.
+    void constantsAreListedInIdOrderForAnyIds() {
+        for (const std::vector<VarId>& ids : {std::vector<VarId>{9, 3, 7, 4, 12, 5}, std::vector<VarId>{40'000'000'000, -3, 17, -90'000, 5},
+                                           std::vector<VarId>{std::numeric_limits<VarId>::max(), std::numeric_limits<VarId>::min()}}) {
+            GraphAssembler ga;
+            auto op = std::make_shared<PassOp>();
+            std::vector<Variable*> ins{ga.addInput(Type::tensor(DType::Float64, {7}), "x", VarId(1'000'000))};
+            for (VarId id : ids) ins.push_back(ga.addConstant(NDArray::zeros(DType::Float64, {7}), {}, {}, id));
+            const std::vector<VarId> outputId{VarId(1'000'001)};  // no fresh id after the largest
+            Node* n = ga.addNode(op, ins, NodeId(0), nullptr, &outputId);
+            ga.setOutputs({n->output(0)});
+            auto g = ga.finish();
+            std::vector<VarId> got;
+            for (Variable* c : g->constants()) got.push_back(c->id());
+            std::vector<VarId> want = ids;
+            std::sort(want.begin(), want.end());
+            QCOMPARE(got, want);
+        }
+    }
+
+    // An output id that is taken fails before anything is made: the graph keeps no
+    // half-added node or variable (a file's duplicate ids end here).
+    void aNodeWhoseOutputIdIsTakenLeavesTheGraphAsItWas() {
+        GraphAssembler ga;
+        auto op = std::make_shared<PassOp>();
+        Variable* x = ga.addInput(Type::tensor(DType::Float64, {7}), "x", VarId(5));
+        Node* a = ga.addNode(op, {x}, NodeId(1));
+        const std::vector<VarId> taken{VarId(5)};
+        try {
+            ga.addNode(op, {a->output(0)}, NodeId(2), nullptr, &taken);
+            QFAIL("expected an error");
+        } catch (const GraphError& e) {
+            QVERIFY2(std::string(e.what()).find("Pass#2: variable id 5 is used twice") != std::string::npos, e.what());
+        }
+        ga.setOutputs({a->output(0)});
+        auto g = ga.finish();
+        QCOMPARE(g->numNodes(), size_t(1));
+        QCOMPARE(g->numVariables(), size_t(2));
+        QCOMPARE(a->output(0)->clients().size(), size_t(1));  // the graph output only
+        QCOMPARE(g->findNode(2), nullptr);
+        QVERIFY(g->validate().empty());
+    }
+
+    // A file may use the largest id; a fresh id after it is refused with an error
+    // (no signed overflow, no id handed out twice).
+    void theLargestIdLeavesNoFreshOne() {
+        GraphAssembler ga;
+        auto op = std::make_shared<PassOp>();
+        Variable* x = ga.addInput(Type::tensor(DType::Float64, {7}), "x", std::numeric_limits<VarId>::max());
+        try {
+            ga.addNode(op, {x}, std::numeric_limits<NodeId>::max());
+            QFAIL("expected an error");
+        } catch (const GraphError& e) {
+            QVERIFY2(std::string(e.what()).find("is used twice") != std::string::npos, e.what());
+        }
+        QCOMPARE(ga.addInput(Type::tensor(DType::Float64, {7}), "y", VarId(0))->id(), VarId(0));
     }
 
     void addNodeErrorNamesTheNode() {
