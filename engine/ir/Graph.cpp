@@ -22,37 +22,28 @@ const NDArray& Variable::noValue() {
 }
 
 namespace {
-/// Grows `list` geometrically ahead of a push_back that must not throw.
-template <typename T>
-void roomForOneMore(std::vector<T>& list) {
-    if (list.size() == list.capacity()) list.reserve(std::max<size_t>(16, 2 * list.capacity()));
-}
-
 /// The id after `id`; the largest id is its own successor, so a graph that holds it
 /// reports "used twice" for a fresh one instead of overflowing.
 int64_t idAfter(int64_t id) { return id == std::numeric_limits<int64_t>::max() ? id : id + 1; }
 } // namespace
 
 Graph::Graph() = default;
-Graph::~Graph() {
-    for (Node* n : m_nodeList) m_nodePool.destroy(n);
-    for (Variable* v : m_vars) m_varPool.destroy(v);
-}
+Graph::~Graph() = default;
 
 Variable* Graph::newVariable(Type type, std::optional<VarId> id) {
     VarId vid = id ? *id : m_nextVarId;
     if (m_varById.contains(vid)) throw GraphError("variable id " + std::to_string(vid) + " is used twice");
     m_nextVarId = std::max(m_nextVarId, idAfter(vid));
     if (m_vars.size() >= std::numeric_limits<uint32_t>::max()) throw GraphError("the graph has too many variables");
-    roomForOneMore(m_vars);  // the push_back below does not throw with the variable made
-    Variable* v = m_varPool.create();
+    auto v = std::make_unique<Variable>();
     v->m_graph = this;
     v->m_id = vid;
     v->m_type = std::move(type);
     v->m_slot = static_cast<uint32_t>(m_vars.size());
-    m_varById.insert(vid, v);
-    m_vars.push_back(v);
-    return v;
+    Variable* raw = v.get();
+    m_varById.insert(vid, raw);
+    m_vars.push_back(std::move(v));
+    return raw;
 }
 
 void Graph::eraseVariable(Variable* v) {
@@ -64,10 +55,9 @@ void Graph::eraseVariable(Variable* v) {
     }
     m_varById.erase(v->m_id);
     const size_t slot = v->m_slot;
-    m_vars[slot] = m_vars.back();
+    std::swap(m_vars[slot], m_vars.back());
     m_vars[slot]->m_slot = static_cast<uint32_t>(slot);
     m_vars.pop_back();
-    m_varPool.destroy(v);
 }
 
 Variable* Graph::addInput(Type type, std::string name, std::optional<VarId> id) {
@@ -108,7 +98,7 @@ Node* Graph::addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<Node
     NodeId nid = id ? *id : m_nextNodeId;
     auto where = [&] { return op->name() + "#" + std::to_string(nid); };
     if (m_nodeById.contains(nid)) throw GraphError("node id " + std::to_string(nid) + " is used twice");
-    if (m_nodeList.size() >= std::numeric_limits<uint32_t>::max()) throw GraphError(where() + ": the graph has too many nodes");
+    if (m_nodes.size() >= std::numeric_limits<uint32_t>::max()) throw GraphError(where() + ": the graph has too many nodes");
     std::vector<const Type*> types;
     std::vector<const NDArray*> constants;
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -147,8 +137,8 @@ Node* Graph::addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<Node
             throw GraphError(where() + ": variable id " + std::to_string(vid) + " is used twice");
         ids.push_back(vid);
     }
-    roomForOneMore(m_nodeList);
-    Node* node = m_nodePool.create();
+    auto owned = std::make_unique<Node>();
+    Node* node = owned.get();
     node->m_id = nid;
     m_nextNodeId = std::max(m_nextNodeId, idAfter(nid));
     node->m_op = std::move(op);
@@ -160,10 +150,11 @@ Node* Graph::addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<Node
         node->m_outputs.push_back(v);
     }
     for (int i = 0; i < node->numInputs(); ++i) addClient(node->m_inputs[i], Client{node, i});
-    node->m_slot = static_cast<uint32_t>(m_nodeList.size());
+    node->m_slot = static_cast<uint32_t>(m_nodes.size());
     node->m_kind = node->m_op->kind();
     ++m_kindCounts[static_cast<size_t>(node->m_kind)];
     structureChanged();
+    m_nodes.push_back(std::move(owned));
     m_nodeList.push_back(node);
     m_nodeById.insert(nid, node);
     return node;
@@ -339,10 +330,11 @@ void Graph::eraseNode(Node* node) {
     --m_kindCounts[static_cast<size_t>(node->m_kind)];
     structureChanged();
     const size_t slot = node->m_slot;
-    m_nodeList[slot] = m_nodeList.back();
-    m_nodeList[slot]->m_slot = static_cast<uint32_t>(slot);
+    std::swap(m_nodes[slot], m_nodes.back());
+    m_nodes[slot]->m_slot = static_cast<uint32_t>(slot);
+    m_nodeList[slot] = m_nodes[slot].get();
+    m_nodes.pop_back();
     m_nodeList.pop_back();
-    m_nodePool.destroy(node);
 }
 
 void Graph::eraseConstant(Variable* v) {
@@ -383,9 +375,9 @@ std::vector<std::string> Graph::validate() const {
         }
     }
     for (size_t i = 0; i < m_outputs.size(); ++i) expected[m_outputs[i]].push_back(Client{nullptr, static_cast<int>(i)});
-    for (Variable* v : m_vars) {
+    for (const auto& v : m_vars) {
         const VarId id = v->id();
-        auto want = expected[v];
+        auto want = expected[v.get()];
         std::vector<Client> have(v->m_clients.begin(), v->m_clients.end());
         auto key = [](const Client& c) { return std::make_pair(c.node ? c.node->id() : -1, c.index); };
         auto less = [&](const Client& a, const Client& b) { return key(a) < key(b); };

@@ -5,7 +5,6 @@
 // (ir/Rewriter.h), which notifies listeners (trace recorder, validator, GUI):
 // Graph's own mutators are private to those two.
 #include "core/InlineVector.h"
-#include "core/ObjectPool.h"
 #include "ir/ClientList.h"
 #include "core/NDArray.h"
 #include "ir/Type.h"
@@ -112,7 +111,7 @@ private:
     // first (slot, op) share the first 32 bytes, one cache line wherever the
     // 96-byte node starts.
     NodeId m_id = 0;
-    uint32_t m_slot = 0;  // position in Graph::m_nodeList, for O(1) erase
+    uint32_t m_slot = 0;  // position in Graph::m_nodes, for O(1) erase
     OpKind m_kind{};
     OpPtr m_op;
     NodeInputs m_inputs;
@@ -190,13 +189,10 @@ private:
     std::vector<Node*> computeToposort() const;
     void structureChanged() { m_toposortValid.store(false, std::memory_order_relaxed); }
 
-    // Nodes and variables live in the graph's own pools (core/ObjectPool.h): created
-    // and erased by the thousand during rewriting, and walked together.
-    ObjectPool<Node> m_nodePool;
-    ObjectPool<Variable> m_varPool;
-    std::vector<Node*> m_nodeList;  // owning (from m_nodePool), m_nodeList[i]->m_slot == i
+    std::vector<std::unique_ptr<Node>> m_nodes;  // owning, m_nodes[i]->m_slot == i
+    std::vector<Node*> m_nodeList;               // same order as m_nodes
     std::array<uint32_t, kNumOpKinds> m_kindCounts{};  // 4 bytes each: every loop body and Composite is a Graph
-    std::vector<Variable*> m_vars;  // owning (from m_varPool), m_vars[i]->m_slot == i
+    std::vector<std::unique_ptr<Variable>> m_vars;  // owning, m_vars[i]->m_slot == i
     std::vector<Variable*> m_constantList;          // constants in no particular order
     IdIndex<Node> m_nodeById;
     IdIndex<Variable> m_varById;
