@@ -130,12 +130,20 @@ Node* Graph::addNode(OpPtr op, std::vector<Variable*> inputs, std::optional<Node
         throw GraphError(where() + ": " + std::to_string(outputIds->size()) + " output ids for " +
                          std::to_string(outTypes.size()) + " outputs");
     // Every check before the first object exists: a failure leaves the graph as it was.
+    // (A merged Scan has thousands of outputs: no check here is quadratic in them.)
     InlineVector<VarId, 2> ids;
     for (size_t i = 0; i < outTypes.size(); ++i) {
+        // Fresh ids count up from the next one; only the largest id has no successor.
         const VarId vid = outputIds ? (*outputIds)[i] : ids.empty() ? m_nextVarId : idAfter(ids.back());
-        if (m_varById.contains(vid) || std::find(ids.begin(), ids.end(), vid) != ids.end())
+        if (m_varById.contains(vid) || (!outputIds && !ids.empty() && vid == ids.back()))
             throw GraphError(where() + ": variable id " + std::to_string(vid) + " is used twice");
         ids.push_back(vid);
+    }
+    if (outputIds && ids.size() > 1) {
+        std::vector<VarId> sorted(ids.begin(), ids.end());
+        std::sort(sorted.begin(), sorted.end());
+        if (auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end())
+            throw GraphError(where() + ": variable id " + std::to_string(*twice) + " is used twice");
     }
     auto owned = std::make_unique<Node>();
     Node* node = owned.get();

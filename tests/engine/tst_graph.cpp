@@ -18,6 +18,15 @@ namespace {
 using irtest::Chain;
 using irtest::PassOp;
 
+// Two outputs of its input's type: ids of several outputs.
+class SplitOp : public Op {
+public:
+    SplitOp() : Op(OpKind::Opaque) {}
+    std::string name() const override { return "Split"; }
+    std::vector<Type> inferTypes(std::span<const Type* const> in) const override { return {*in[0], *in[0]}; }
+    void perform(std::span<const NDArray> in, std::span<NDArray> out) const override { out[0] = out[1] = in[0]; }
+};
+
 class Recorder : public RewriteListener {
 public:
     std::vector<NodeId> erased;
@@ -314,10 +323,14 @@ private slots:
         } catch (const GraphError& e) {
             QVERIFY2(std::string(e.what()).find("Pass#2: variable id 5 is used twice") != std::string::npos, e.what());
         }
+        // Two outputs given one id: found before either exists.
+        const std::vector<VarId> twice{VarId(8), VarId(8)};
+        QVERIFY_THROWS_EXCEPTION(GraphError, ga.addNode(std::make_shared<SplitOp>(), {a->output(0)}, NodeId(3), nullptr, &twice));
         ga.setOutputs({a->output(0)});
         auto g = ga.finish();
         QCOMPARE(g->numNodes(), size_t(1));
         QCOMPARE(g->numVariables(), size_t(2));
+        QCOMPARE(g->findVariable(8), nullptr);
         QCOMPARE(a->output(0)->clients().size(), size_t(1));  // the graph output only
         QCOMPARE(g->findNode(2), nullptr);
         QVERIFY(g->validate().empty());
