@@ -238,8 +238,8 @@ std::vector<Node*> Graph::computeToposort() const {
     // the node's own "emit" frame beneath them. A producer reached again meanwhile
     // is skipped when its frame comes up, which is when the recursive walk would have
     // looked at it: the order is the recursive depth-first post-order. Returning
-    // from a deep chain of inputs then touches no node again (the old walk re-read
-    // every node on the way back up, long after a large graph's walk had evicted it).
+    // from a deep chain of inputs touches no node again: on a large graph a node
+    // re-read on the way back up would long since have left the caches.
     struct Frame {
         Node* node;
         uint32_t slot;
