@@ -230,17 +230,29 @@ std::vector<BufferRow> scanBuffers(const Node& scan) {
     return rows;
 }
 
-int64_t totalBufferBytes(const Graph& g) {
-    int64_t total = 0;
-    for (const Node* n : g.nodes()) {
-        if (n->op().kind() != OpKind::Scan) continue;
-        for (const BufferRow& r : scanBuffers(*n)) {
-            // A buffer sized at run time (a sequence of unknown length) makes the total unknown.
-            if (r.bytes < 0) return -1;
-            total += r.bytes;
-        }
-    }
-    return total;
+void BufferTotal::add(const BufferRow& r) {
+    if (r.bytes < 0) ++sizedAtRunTime;
+    else bytes += r.bytes;
+}
+
+BufferTotal scanBufferTotal(const Node& scan) {
+    BufferTotal t;
+    for (const BufferRow& r : scanBuffers(scan)) t.add(r);
+    return t;
+}
+
+BufferTotal totalBuffers(const Graph& g) {
+    BufferTotal t;
+    for (const Node* n : g.nodes())
+        if (n->op().kind() == OpKind::Scan)
+            for (const BufferRow& r : scanBuffers(*n)) t.add(r);
+    return t;
+}
+
+std::string formatBufferTotal(const BufferTotal& t) {
+    if (t.sizedAtRunTime == 0) return formatBytes(t.bytes);
+    const std::string unknown = "? (" + std::to_string(t.sizedAtRunTime) + " sized at run time)";
+    return t.bytes > 0 ? formatBytes(t.bytes) + " + " + unknown : unknown;
 }
 
 std::string formatBytes(int64_t bytes) {

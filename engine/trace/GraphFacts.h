@@ -57,9 +57,20 @@ struct BufferRow {
 
 /// Buffers of a Scan node: traced states (their outer input) and nit_sot outputs.
 std::vector<BufferRow> scanBuffers(const Node& scan);
-/// Sum of the buffer bytes of every Scan node in the graph; -1 when a buffer's
-/// size is only known at run time (formatBytes prints it as "?").
-int64_t totalBufferBytes(const Graph& g);
+/// What a set of loop buffers takes: the bytes of those whose shape the types fix,
+/// and how many more are sized only at run time (a sequence of unknown length).
+/// Kept apart so that shrinking one buffer shows even while another is unknown.
+struct BufferTotal {
+    int64_t bytes = 0;
+    int sizedAtRunTime = 0;
+    void add(const BufferRow& r);
+    bool operator==(const BufferTotal&) const = default;
+};
+/// The buffers of one Scan node, and of every Scan node of a graph.
+BufferTotal scanBufferTotal(const Node& scan);
+BufferTotal totalBuffers(const Graph& g);
+/// "1,232 B"; "1,232 B + ? (1 sized at run time)"; "? (2 sized at run time)".
+std::string formatBufferTotal(const BufferTotal& t);
 
 /// "1,232 B", "14.2 KiB" for the inspector and the bytes banner.
 std::string formatBytes(int64_t bytes);

@@ -101,7 +101,7 @@ void StepDiffBuilder::collectBefore(const Graph& before) {
         default: break;
         }
     }
-    m_diff.bufferBytesBefore = totalBufferBytes(before);
+    m_diff.buffersBefore = totalBuffers(before);
 }
 
 StepDiff StepDiffBuilder::finish(const Graph& after) {
@@ -263,7 +263,7 @@ StepDiff StepDiffBuilder::finish(const Graph& after) {
         d.replacedBy[e.producerBefore] = e.producerAfter;
         taken.insert(e.producerAfter);
     }
-    d.bufferBytesAfter = totalBufferBytes(after);
+    d.buffersAfter = totalBuffers(after);
     return std::move(m_diff);
 }
 

@@ -57,7 +57,7 @@ struct StepDiff {
     /// or the new producer its readers switched to, of the same op kind). The
     /// canvas draws the new node where the old one was instead of a ghost.
     std::map<NodeId, NodeId> replacedBy;
-    int64_t bufferBytesBefore = 0, bufferBytesAfter = 0;
+    BufferTotal buffersBefore, buffersAfter;  // of every loop of the graph
 
     /// Nothing a user could see changed.
     bool isNoOp() const;

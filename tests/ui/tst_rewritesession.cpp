@@ -311,7 +311,8 @@ private slots:
     }
 
     // Buffers sized at run time (a sequence of unknown length) have no byte count
-    // before scan_save_mem gives them a constant size: "?" -> 112 B, not 0 B -> 112 B.
+    // before scan_save_mem gives them a constant size: they are counted apart, so the
+    // step reads "? (2 sized at run time) -> 112 B", not "0 B -> 112 B".
     void bufferBytesOfSymbolicBuffersAreUnknown() {
         RewriteSession s;
         s.openTrace(rewriteToTrace(*buildExample("seed_rop_sequence")));
@@ -320,9 +321,32 @@ private slots:
             if (s.trace().steps()[k].rewrite == "scan_save_mem") saveMem = k + 1;
         QVERIFY(saveMem > 0);
         s.setCurrentStep(saveMem);
-        QCOMPARE(s.currentDiff()->bufferBytesBefore, int64_t(-1));
-        QCOMPARE(s.currentDiff()->bufferBytesAfter, int64_t(2 * 7 * 8));
-        QCOMPARE(QString::fromStdString(formatBytes(s.currentDiff()->bufferBytesBefore)), QString("?"));
+        const BufferTotal before = s.currentDiff()->buffersBefore, after = s.currentDiff()->buffersAfter;
+        QCOMPARE(before.bytes, int64_t(0));
+        QVERIFY(before.sizedAtRunTime > 0);
+        QCOMPARE(after.bytes, int64_t(2 * 7 * 8));
+        QCOMPARE(after.sizedAtRunTime, 0);
+        QCOMPARE(QString::fromStdString(formatBufferTotal(before)),
+                 QString("? (%1 sized at run time)").arg(before.sizedAtRunTime));
+        QCOMPARE(QString::fromStdString(formatBufferTotal(after)), QString("112 B"));
+    }
+
+    // One buffer known and one sized at run time: the known bytes still show, so a
+    // rewrite that shrinks the known one changes the total.
+    void bufferTotalKeepsKnownBytesBesideUnknownOnes() {
+        BufferRow known, unknown;
+        known.bytes = 1232;
+        BufferTotal t;
+        t.add(known);
+        t.add(unknown);
+        QCOMPARE(t.bytes, int64_t(1232));
+        QCOMPARE(t.sizedAtRunTime, 1);
+        QCOMPARE(QString::fromStdString(formatBufferTotal(t)), QString("1,232 B + ? (1 sized at run time)"));
+        BufferTotal shrunk;
+        known.bytes = 112;
+        shrunk.add(known);
+        shrunk.add(unknown);
+        QVERIFY(!(t == shrunk));
     }
 
     void openWithoutOriginalThrows() {

@@ -196,8 +196,8 @@ Highlights computeHighlights(const VisualGraph& vg, const StepDiff* diff, int st
     else if (counts.isEmpty() && bodyLines.isEmpty()) counts = QString("%1 changed op").arg(h.opChanged.size());
     if (!counts.isEmpty()) h.banner << counts;
     h.banner << bodyLines;
-    if (diff->bufferBytesBefore != diff->bufferBytesAfter || !diff->shapeChanges.empty())
-        h.banner << QString("buffers %1 \u2192 %2").arg(qs(formatBytes(diff->bufferBytesBefore)), qs(formatBytes(diff->bufferBytesAfter)));
+    if (!(diff->buffersBefore == diff->buffersAfter) || !diff->shapeChanges.empty())
+        h.banner << QString("buffers %1 \u2192 %2").arg(qs(formatBufferTotal(diff->buffersBefore)), qs(formatBufferTotal(diff->buffersAfter)));
     for (const MergedState& m : diff->mergedStates) h.banner << qs(m.text);
     return h;
 }

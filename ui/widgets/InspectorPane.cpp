@@ -103,7 +103,7 @@ QString InspectorPane::stepHtml() {
         h += QString("<tr><th>erased</th><td>%1</td></tr>").arg(d.erased.size());
         h += QString("<tr><th>rewired</th><td>%1</td></tr>").arg(d.rewired.size());
         h += QString("<tr><th>buffers</th><td>%1 \u2192 %2</td></tr>")
-                 .arg(esc(formatBytes(d.bufferBytesBefore)), esc(formatBytes(d.bufferBytesAfter)));
+                 .arg(esc(formatBufferTotal(d.buffersBefore)), esc(formatBufferTotal(d.buffersAfter)));
         h += "</table>";
         for (const ShapeBadge& b : d.shapeChanges)
             h += QString("<p><span class=badge>%1%2</span> on <a href='node:%3'>node %3</a><br><span class=dim>%4</span></p>")
@@ -139,7 +139,7 @@ QString InspectorPane::stepHtml() {
     h += QString("<tr><th>nodes</th><td>%1</td></tr>").arg(g.numNodes());
     h += QString("<tr><th>inputs</th><td>%1</td></tr>").arg(g.inputs().size());
     h += QString("<tr><th>outputs</th><td>%1</td></tr>").arg(g.outputs().size());
-    h += QString("<tr><th>scan buffers</th><td>%1</td></tr>").arg(esc(formatBytes(totalBufferBytes(g))));
+    h += QString("<tr><th>scan buffers</th><td>%1</td></tr>").arg(esc(formatBufferTotal(totalBuffers(g))));
     h += "</table><p class=dim>Select a node for its details.</p>";
     return h;
 }
@@ -203,15 +203,15 @@ QString InspectorPane::nodeHtml(const NodeRef& ref) {
                          .arg(l.inner)
                          .arg(l.outer >= 0 ? QString("outer %1").arg(l.outer) : QString("\u2014"));
             h += "</table><h4>Buffers</h4><table><tr><th>state</th><th>shape</th><th>rows</th><th>bytes</th></tr>";
-            int64_t total = 0;
+            BufferTotal total;
             for (const BufferRow& r : scanBuffers(*n)) {
                 h += QString("<tr><td>%1</td><td class=mono>%2</td><td>%3</td><td>%4</td></tr>")
                          .arg(esc(r.label), esc(r.shape))
                          .arg(r.rows < 0 ? QString("?") : QString::number(r.rows))
                          .arg(esc(formatBytes(r.bytes)));
-                if (r.bytes > 0) total += r.bytes;
+                total.add(r);
             }
-            h += QString("<tr><th>total</th><td></td><td></td><td><b>%1</b></td></tr></table>").arg(esc(formatBytes(total)));
+            h += QString("<tr><th>total</th><td></td><td></td><td><b>%1</b></td></tr></table>").arg(esc(formatBufferTotal(total)));
             if (auto body = op.innerGraph()) h += QString("<p>body: %1 nodes (click one on the canvas or in the dprint text to inspect it)</p>").arg(body->numNodes());
         } else if (auto body = op.innerGraph()) {
             h += QString("<p>inner graph: %1 nodes (double-click the node to show it)</p>").arg(body->numNodes());
