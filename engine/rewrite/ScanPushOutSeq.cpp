@@ -1,7 +1,9 @@
 // scan_push_out_seq (PyTensor's push_out_seq_scan): elementwise work on sequence rows
 // leaves the loop and runs once over the whole sequence.
 //   scan(h' = h*0.5 + exp(x_t)*2, xs) -> e = exp(xs)*2; scan(h' = h*0.5 + e_t, e)
-// A nit_sot that is only such work becomes the outer value itself (no loop left).
+// A nit_sot that is only such work becomes the outer value itself (no loop left),
+// except in a while loop: its nit_sot has the rows of the steps that ran, which only
+// the loop knows, so it stays the loop's output (fed by the pushed-out rows).
 // Sequences are cut to their first n_steps rows first unless they are known to have
 // exactly that many, so the work is done on the rows the loop would read and no others.
 #include "ops/ScanOp.h"
@@ -118,9 +120,10 @@ public:
         std::vector<std::pair<const Variable*, Variable*>> seqs;
         for (const Variable* v : m.frontier) seqs.push_back({v, copier.outer(v)});
         rw.attribute(node.id(), "pushed_out", "", std::to_string(seqs.size()) + " sequence value(s)");
-        // nit_sot outputs that are pushed-out values need no loop at all.
+        // nit_sot outputs that are pushed-out values need no loop at all, unless the loop
+        // may stop early: then the output is the rows of the steps that ran.
         std::vector<std::pair<int, Variable*>> direct;
-        for (int j = 0; j < info.nNitSot; ++j) {
+        for (int j = 0; j < (info.asWhile ? 0 : info.nNitSot); ++j) {
             const Variable* inner = scanInner->outputs()[info.innerOutNitSot() + j];
             for (auto& [stepVar, outerVar] : seqs)
                 if (stepVar == inner) direct.push_back({info.outerOutNitSot() + j, outerVar});

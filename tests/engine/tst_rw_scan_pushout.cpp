@@ -94,6 +94,18 @@ std::unique_ptr<Graph> twoRawSequencesLoop() {
     g.setOutputs({loop->output(0), loop->output(1)});
     return g.finish();
 }
+// A while loop over 6 rows: s' = s + x_t and the nit_sot 2*exp(x_t), stopping once
+// sum(s') > 3. The nit_sot is only sequence work, but it has a row per step that ran.
+std::unique_ptr<Graph> whileLoopOverSequence() {
+    GraphBuilder b;
+    Var xs = b.input("xs", DType::Float64, {6, 2});
+    Var s0 = b.input("s0", DType::Float64, {2});
+    ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+        Var next = a[1] + a[0];
+        return {.outputs = {next, exp(a[0]) * 2}, .until = gt(sum(next), 3.0)};
+    }, ScanArgs{.sequences = {xs}, .outputsInfo = {OutputInfo(s0), OutputInfo::none()}});
+    return b.finish({r.outputs[1], r.outputs[0]});
+}
 } // namespace
 
 class TestScanPushOut : public QObject {
@@ -148,6 +160,20 @@ private slots:
         QCOMPARE(out.stepsOf("scan_push_out_seq"), 1);
         QCOMPARE(test::countOps(*out.after, OpKind::Scan), 0);
         QCOMPARE(test::countOps(*out.after, OpKind::Subtensor), 1);
+        QCOMPARE(runGraph(*out.after, in).outputs.at(0).shape(), (std::vector<int64_t>{3, 2}));
+    }
+
+    void whileLoopKeepsItsSequenceOnlyOutput() {
+        // The exp leaves the loop, but the nit_sot stays the loop's output: 3 rows, the
+        // steps that ran, not the 6 of the sequence (the loop stops after step 3).
+        auto g = whileLoopOverSequence();
+        std::vector<NDArray> in = {NDArray::fromVector(DType::Float64, {6, 2}, {0.5, 0.1, 0.9, 0.3, 1.1, 0.4, 0.6, 0.2, 0.3, 0.3, 0.9, 0.1}),
+                                   NDArray::fromVector(DType::Float64, {2}, {0.0, 0.25})};
+        auto out = test::rewriteAndCompare(*g, only(scanPushOutSeq()), {}, 1, 1e-12, 0.0, &in);
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.stepsOf("scan_push_out_seq"), 1);
+        QCOMPARE(test::countOps(*out.after, OpKind::Scan), 1);
+        QCOMPARE(innerExps(*scanIn(*out.after)), 0);
         QCOMPARE(runGraph(*out.after, in).outputs.at(0).shape(), (std::vector<int64_t>{3, 2}));
     }
 
