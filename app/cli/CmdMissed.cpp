@@ -65,6 +65,12 @@ int cmdMissed(const std::vector<std::string>& argv) {
         text = comparisonText(c);
     }
     writeTextOutput(args.value("output"), text);
+    // A report is still written, but a script must not take it for a clean comparison.
+    if (c.outputsCompared && !c.outputsAgree) {
+        std::cerr << "tensorlens missed: the two compiled graphs compute different outputs (largest difference "
+                  << c.maxAbsDifference << ", " << c.differenceNote << ")\n";
+        return 1;
+    }
     return 0;
 }
 

@@ -57,35 +57,75 @@ GraphRun runOnce(const Graph& g, const std::vector<NDArray>& inputs) {
     return r;
 }
 
-// The largest absolute difference over every element of every output; the note names
-// where it is, or what kept the outputs from being compared.
-void compareOutputs(Comparison& c) {
-    const auto& a = c.pytensorRun.outputs;
-    const auto& b = c.tensorlensRun.outputs;
+// How two runs' outputs differ: the largest absolute difference and where it is, and
+// whether every element is equal within rounding (the relative tolerance of the
+// output's dtype, against the element or the output's largest finite magnitude, so
+// elements near zero in a large output are not held to a tighter bound than the rest).
+struct OutputDifference {
+    bool compared = false;
+    bool agree = true;
+    double maxAbs = 0.0;
+    std::string note;  // where the largest difference is, or why nothing was compared
+};
+
+OutputDifference differenceOf(const std::vector<NDArray>& a, const std::vector<NDArray>& b) {
+    OutputDifference r;
     if (a.size() != b.size()) {
-        c.differenceNote = "the graphs have " + std::to_string(a.size()) + " and " + std::to_string(b.size()) + " outputs";
-        return;
+        r.note = "the graphs have " + std::to_string(a.size()) + " and " + std::to_string(b.size()) + " outputs";
+        return r;
     }
-    c.outputsCompared = true;
-    c.maxAbsDifference = 0.0;
+    r.compared = true;
     for (size_t o = 0; o < a.size(); ++o) {
         if (a[o].shape() != b[o].shape()) {
-            c.maxAbsDifference = std::numeric_limits<double>::infinity();
-            c.differenceNote = "output " + std::to_string(o) + " has shape " + shapeToString(a[o].shape()) + " and " +
-                               shapeToString(b[o].shape());
-            return;
+            r.agree = false;
+            r.maxAbs = std::numeric_limits<double>::infinity();
+            r.note = "output " + std::to_string(o) + " has shape " + shapeToString(a[o].shape()) + " and " +
+                     shapeToString(b[o].shape());
+            return r;
         }
         const std::vector<double> x = a[o].toDoubles(), y = b[o].toDoubles();
+        const DType t = a[o].dtype();
+        const double rtol = !isFloat(t) ? 0.0 : t == DType::Float32 ? 1e-4 : 1e-9;
+        double scale = 0.0;
+        for (double v : x)
+            if (std::isfinite(v)) scale = std::max(scale, std::fabs(v));
         for (size_t i = 0; i < x.size(); ++i) {
-            double d = std::fabs(x[i] - y[i]);
-            if (std::isnan(x[i]) && std::isnan(y[i])) d = 0.0;
-            else if (std::isnan(d)) d = std::numeric_limits<double>::infinity();
-            if (d > c.maxAbsDifference) {
-                c.maxAbsDifference = d;
-                c.differenceNote = "output " + std::to_string(o) + ", element " + std::to_string(i);
+            const bool bothNan = std::isnan(x[i]) && std::isnan(y[i]);
+            double d = bothNan || x[i] == y[i] ? 0.0 : std::fabs(x[i] - y[i]);
+            if (std::isnan(d)) d = std::numeric_limits<double>::infinity();
+            if (d > rtol * std::max(std::fabs(x[i]), scale)) r.agree = false;
+            if (d > r.maxAbs) {
+                r.maxAbs = d;
+                r.note = "output " + std::to_string(o) + ", element " + std::to_string(i);
             }
         }
     }
+    return r;
+}
+
+void compareOutputs(Comparison& c) {
+    const OutputDifference d = differenceOf(c.pytensorRun.outputs, c.tensorlensRun.outputs);
+    c.outputsCompared = d.compared;
+    c.maxAbsDifference = d.maxAbs;
+    c.differenceNote = d.note;
+    c.outputsAgree = d.agree;
+}
+
+// When the two sides disagree, the original graph's own run says which one changed
+// what the program computes.
+void blameDisagreement(Comparison& c, const std::vector<NDArray>& inputs) {
+    if (c.outputsAgree || !c.original) return;
+    const GraphRun original = runOnce(*c.original, inputs);
+    if (!original.ran) return;
+    const bool pytensorKeeps = differenceOf(original.outputs, c.pytensorRun.outputs).agree;
+    const bool tensorlensKeeps = differenceOf(original.outputs, c.tensorlensRun.outputs).agree;
+    if (pytensorKeeps && !tensorlensKeeps)
+        c.disagreement = "the original graph gives PyTensor's values: tensorlens's rewrites changed them";
+    else if (tensorlensKeeps && !pytensorKeeps)
+        c.disagreement = "the original graph gives tensorlens's values: PyTensor's compiled graph, as tensorlens runs it, "
+                         "does not";
+    else
+        c.disagreement = "the original graph agrees with neither";
 }
 
 // The original loop of PyTensor's graph each loop of the rewritten graph was cloned
@@ -166,8 +206,10 @@ void finish(Comparison& c, const CompareOptions& options) {
     }
     if (!c.tensorlensRun.ran && c.tensorlensRun.error.empty())
         c.tensorlensRun.error = c.tensorlensError.empty() ? c.missedError : c.tensorlensError;
-    if (c.pytensorRun.ran && c.tensorlensRun.ran) compareOutputs(c);
-    else c.differenceNote = "not compared: " + (c.pytensorRun.ran ? c.tensorlensRun.error : c.pytensorRun.error);
+    if (c.pytensorRun.ran && c.tensorlensRun.ran) {
+        compareOutputs(c);
+        blameDisagreement(c, inputs);
+    } else c.differenceNote = "not compared: " + (c.pytensorRun.ran ? c.tensorlensRun.error : c.pytensorRun.error);
     if (!ownError.empty() && c.tensorlensRun.ran)
         c.differenceNote += std::string(c.differenceNote.empty() ? "" : "; ") +
                             "compared with tensorlens on PyTensor's graph: tensorlens's own result did not run (" + ownError + ")";

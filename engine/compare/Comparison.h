@@ -87,6 +87,13 @@ struct Comparison {
     bool outputsCompared = false;
     double maxAbsDifference = 0.0;  ///< over every element of every output (inf: shapes differ)
     std::string differenceNote;     ///< which output and element, or why outputs were not compared
+    /// False when the compared outputs differ by more than rounding (floats within a
+    /// relative 1e-9, float32 1e-4, of the element or of the output's largest
+    /// magnitude; integers equal; NaN where the other has NaN): one of the two compiled
+    /// graphs does not compute what the program does.
+    bool outputsAgree = true;
+    /// Then, which side the original graph's own run agrees with ("" when it did not run).
+    std::string disagreement;
 
     /// The graph tensorlens's side stands for: tensorlensFinal, or pytensorFinalRewritten.
     const Graph* tensorlensSide() const;

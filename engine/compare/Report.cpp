@@ -69,6 +69,11 @@ nlohmann::json runJson(const GraphRun& r) {
 
 std::vector<std::string> comparisonHeadlines(const Comparison& c) {
     std::vector<std::string> out;
+    // First of all: two compilations of one program that compute different values.
+    if (c.outputsCompared && !c.outputsAgree)
+        out.push_back("The outputs differ by more than rounding (largest difference " + report::numberText(c.maxAbsDifference) +
+                      ", " + c.differenceNote + ")" + (c.disagreement.empty() ? "" : ": " + c.disagreement) +
+                      "; `tensorlens verify` on each trace finds the step that changed them");
     // Buffers: one sentence per loop and change of shape.
     std::map<std::pair<std::string, std::string>, std::vector<std::string>> shapes;
     std::vector<std::pair<std::string, std::string>> order;
@@ -158,7 +163,11 @@ nlohmann::json comparisonJson(const Comparison& c) {
     j["missed_count"] = countMissed(c.missed);
     j["headlines"] = comparisonHeadlines(c);
     j["runs"] = {{"pytensor", runJson(c.pytensorRun)}, {"tensorlens", runJson(c.tensorlensRun)}};
-    if (c.outputsCompared) j["max_abs_difference"] = c.maxAbsDifference;
+    if (c.outputsCompared) {
+        j["max_abs_difference"] = c.maxAbsDifference;
+        j["outputs_agree"] = c.outputsAgree;
+        if (!c.disagreement.empty()) j["disagreement"] = c.disagreement;
+    }
     else j["max_abs_difference"] = nullptr;
     j["difference_note"] = c.differenceNote;
     return j;

@@ -11,6 +11,10 @@
 #include "io/DPrintImport.h"
 #include "io/FormatError.h"
 #include "io/JsonTrace.h"
+#include "ir/GraphAssembler.h"
+#include "ir/Rewriter.h"
+#include "ops/Elemwise.h"
+#include "trace/TraceRecorder.h"
 
 #include <QtTest>
 
@@ -32,6 +36,31 @@ int countWhat(const Comparison& c, const std::string& part) {
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A "PyTensor" trace of exp(x) * 2 whose one step swaps exp for log: a compiled graph
+// that no longer computes the program (`wrong`), or one that recomputes the same
+// values in another form, exp(x) + exp(x) (`wrong` false).
+Trace traceEndingIn(bool wrong) {
+    GraphAssembler a;
+    Variable* x = a.addInput(Type::tensor(DType::Float64, {4}), "x");
+    Node* e = a.addNode(makeElemwise(ScalarOpCode::Exp), {x});
+    Node* twice = a.addNode(makeElemwise(ScalarOpCode::Mul), {e->output(0), a.addConstant(NDArray::fromVector(DType::Float64, {1}, {2.0}))});
+    a.setOutputs({twice->output(0)});
+    auto g = a.finish();
+    Trace t(g->clone());
+    Rewriter rw(*g);
+    TraceRecorder rec(t, false);
+    rw.addListener(&rec);
+    Node* root = g->findNode(twice->id());
+    Variable* in = g->findVariable(x->id());
+    rw.beginRewrite("hand_edit", root);
+    Node* now = wrong ? rw.create(makeElemwise(ScalarOpCode::Mul), {rw.create(makeElemwise(ScalarOpCode::Log), {in})->output(0),
+                                                                     root->input(1)})
+                      : rw.create(makeElemwise(ScalarOpCode::Add), {root->input(0), root->input(0)});
+    rw.replace(root->output(0), now->output(0));
+    rw.endRewrite("hand_edit", true);
+    return t;
+}
 
 } // namespace
 
@@ -159,6 +188,25 @@ private slots:
         QVERIFY(!c.pytensorRun.ran && !c.outputsCompared);
         QCOMPARE(c.differenceNote, std::string("not run"));
         QVERIFY(!c.missed.empty());
+    }
+
+    void outputsThatDifferAreBlamedOnTheSideThatChangedThem() {
+        CompareOptions o;
+        o.inputs = {NDArray::fromVector(DType::Float64, {4}, {0.5, 1.0, 2.0, 3.0})};
+        Comparison c = compareWithPyTensor(traceEndingIn(true), o);
+        QVERIFY(c.outputsCompared);
+        QVERIFY(!c.outputsAgree);
+        QVERIFY2(contains(c.disagreement, "PyTensor's compiled graph"), c.disagreement.c_str());
+        const std::vector<std::string> h = comparisonHeadlines(c);
+        QVERIFY(!h.empty());
+        QVERIFY2(contains(h.front(), "The outputs differ by more than rounding"), h.front().c_str());
+        QCOMPARE(comparisonJson(c)["outputs_agree"].get<bool>(), false);
+        // The same values in another form (exp(x)*2 against exp(x)+exp(x)): no alarm.
+        Comparison same = compareWithPyTensor(traceEndingIn(false), o);
+        QVERIFY(same.outputsCompared);
+        QVERIFY(same.outputsAgree);
+        QVERIFY(same.disagreement.empty());
+        for (const std::string& line : comparisonHeadlines(same)) QVERIFY2(!contains(line, "outputs differ"), line.c_str());
     }
 
     void badInputNamesThePlace() {
