@@ -5,7 +5,8 @@
 // bucket array on every lookup (the rewrite drivers look up every node they
 // queue). A graph read from a file may use ids far apart; an id that would make
 // the array more than a few times larger than the number of entries goes to a
-// hash map instead, so no input makes the index large.
+// hash map instead, so no input makes the index large. Every id inside the array's
+// range is in the array: when it grows over ids the map holds, they move into it.
 #include <algorithm>
 #include <cstdint>
 #include <unordered_map>
@@ -32,7 +33,7 @@ public:
         if (m_dense.empty() && m_count == 0 && (id < 0 || id > 4096)) m_base = id;
         if (id >= m_base && fitsDense(offset(id))) {
             const size_t k = static_cast<size_t>(offset(id));
-            if (k >= m_dense.size()) m_dense.resize(std::max(k + 1, m_dense.size() * 3 / 2), nullptr);
+            if (k >= m_dense.size()) grow(std::max(k + 1, m_dense.size() * 3 / 2));
             m_dense[k] = value;
         } else {
             m_sparse.emplace(id, value);
@@ -57,6 +58,17 @@ private:
     // id - m_base for id >= m_base, in unsigned arithmetic: any two int64 ids (a file
     // may hold both extremes) differ by less than 2^64, where the signed difference overflows.
     uint64_t offset(int64_t id) const { return static_cast<uint64_t>(id) - static_cast<uint64_t>(m_base); }
+    void grow(size_t size) {
+        m_dense.resize(size, nullptr);
+        for (auto it = m_sparse.begin(); it != m_sparse.end();) {
+            if (it->first >= m_base && offset(it->first) < m_dense.size()) {
+                m_dense[static_cast<size_t>(offset(it->first))] = it->second;
+                it = m_sparse.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
     // Dense while the array stays within a small multiple of the entries it holds.
     bool fitsDense(uint64_t k) const { return k < m_dense.size() || k <= 4 * m_count + 4096; }
 

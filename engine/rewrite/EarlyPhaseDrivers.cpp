@@ -17,20 +17,22 @@ std::unique_ptr<GraphPass> driver(std::string name, std::vector<std::string> tag
 
 std::unique_ptr<GraphPass> makeShapeDriver() {
     return driver("shape", {"fast_run", "fast_compile", "shape"},
-                  {&shapeOfStaticShape(), &shapeIOfStaticDim(), &localShapeToShapeI(), &localTrackShapeI()});
+                  {&shapeOfStaticShape(), &shapeIOfStaticDim(), &localShapeToShapeI(), &localTrackShapeI(),
+                   &localSubtensorMakeVector()});
 }
 
 std::unique_ptr<GraphPass> makeUselessDriver() {
     return driver("useless", {"fast_run", "fast_compile", "useless"},
                   {&localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
-                   &localUselessElemwise(), &localUselessAlloc(), &localRemoveUselessAssert(), &shapeIOfStaticDim()});
+                   &localUselessElemwise(), &localUselessAlloc(), &localRemoveUselessAssert(), &shapeIOfStaticDim(),
+                   &localSubtensorMakeVector()});
 }
 
 std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
     return driver("canonicalize", {"fast_run", "fast_compile", "canonicalize"},
                   {&constantFolding(), &localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
                    &localUselessElemwise(), &localUselessAlloc(), &shapeOfStaticShape(), &shapeIOfStaticDim(),
-                   &localShapeToShapeI(), &localTrackShapeI(), &localDimshuffleLift(), &localAddCanonizer(),
+                   &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localDimshuffleLift(), &localAddCanonizer(),
                    &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localUpcastElemwiseConstantInputs()});
 }
 
@@ -39,7 +41,7 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
                   {&constantFolding(), &localPowSpecialize(), &localPowToNestedSquaring(), &localMulSpecialize(), &localMulSwitchSink(), &localAddRemoveZeros(),
                    &localUselessElemwise(), &localUselessSpecifyShape(), &localUselessUnbroadcast(),
                    &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
-                   &localTrackShapeI(), &localReplaceAdvancedSubtensor(), &localAdvancedIncSubtensorToAdvancedIncSubtensor1()});
+                   &localTrackShapeI(), &localSubtensorMakeVector(), &localReplaceAdvancedSubtensor(), &localAdvancedIncSubtensorToAdvancedIncSubtensor1()});
 }
 
 // PyTensor's uncanonicalize (position 3, after specialize): of its rewrites only

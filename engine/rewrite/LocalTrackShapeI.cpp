@@ -5,11 +5,18 @@
 //   Shape_i{0}(SpecifyShape(x, n, 7))  -> n
 //   Shape_i{1}(Transpose(x))           -> Shape_i{0}(x)   (DimShuffle maps the axis)
 //   Shape_i{0}(Unbroadcast{0}(x))      -> Shape_i{0}(x)   (also DeepCopyOp)
-// The dim becomes a 0-d int64 tensor (a constant, or a Cast{int64} of the input).
+//   Shape_i{0}(x[1:])                  -> maximum(Shape_i{0}(x) - 1, 0)
+//   Shape_i{0}(Scan's sit_sot trace)   -> Shape_i{0}(its outer buffer)
+//   Shape_i{0}(Scan's nit_sot output)  -> its rows input
+// The dim becomes a 0-d int64 tensor (a constant, a Cast{int64} of the input, or the
+// few int64 scalar ops of a slice's length, which constant folding then reduces).
 // Not tracked through Elemwise (an unknown dim may broadcast at run time) nor Assert
-// (the Shape_i could then outlive the only reader of the assertion).
+// (the Shape_i could then outlive the only reader of the assertion), nor the rows of
+// a while loop's outputs (the steps that ran, known only after the loop).
 #include "ops/DimShuffle.h"
+#include "ops/ScanOp.h"
 #include "ops/Shape.h"
+#include "ops/Subtensor.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
 
@@ -21,7 +28,81 @@ struct TrackMatch : RewriteMatch {
     Variable* dim = nullptr;        // the dim input to use, or
     Variable* shapeOf = nullptr;    // the variable whose Shape_i{axis} to take
     int axis = 0;
+    // With shapeOf: the dim is that length sliced by [start:stop] (step 1), parts absent
+    // or constants, as the Subtensor producing y slices it.
+    bool sliced = false;
+    std::optional<int64_t> start, stop;
 };
+
+// Which outer input fixes dim `axis` of output `k` of a Scan: a traced state's output
+// is its buffer after the loop (the input buffer's shape); a nit_sot has the rows its
+// rows input asks for. A while loop's rows are the steps that ran.
+const char* trackScanOutput(const Node& scan, int k, int axis, TrackMatch& m) {
+    const ScanInfo& info = static_cast<const ScanOp&>(scan.op()).info();
+    if (info.asWhile && axis == 0) return "a while loop's rows are the steps that ran";
+    if (k < info.nTracedStates()) {
+        m.shapeOf = scan.input(info.outerInMitMot() + k);
+        m.axis = axis;
+        return nullptr;
+    }
+    if (k < info.outerOutUntraced() && axis == 0) {
+        m.dim = scan.input(info.outerInNitSot() + (k - info.outerOutNitSot()));
+        return nullptr;
+    }
+    return "the loop's body fixes this dim";
+}
+
+// The input axis and slice behind output axis `axis` of Subtensor `node`: integer
+// indices drop their axis, slices keep theirs, axes past the entries are whole.
+const char* trackSubtensorOutput(const Node& node, int axis, TrackMatch& m) {
+    const auto& entries = static_cast<const SubtensorOp&>(node.op()).entries();
+    int in = 1, kept = 0;
+    for (size_t j = 0; j < entries.size(); ++j) {
+        const IndexEntry& e = entries[j];
+        if (e.kind == IndexEntry::Kind::Index) {
+            ++in;
+            continue;
+        }
+        auto part = [&](bool has, std::optional<int64_t>& into) {
+            if (!has) return true;
+            into = rw::constantIntOf(*node.input(in++));
+            return into.has_value();
+        };
+        std::optional<int64_t> start, stop, step;
+        const bool constant = part(e.hasStart, start) & part(e.hasStop, stop) & part(e.hasStep, step);
+        if (kept++ != axis) continue;
+        if (!constant) return "a slice part is not a constant";
+        if (step && *step != 1) return "a slice with a step";
+        if (start && stop && (*start < 0) != (*stop < 0)) return "a slice from one end to the other";
+        m.shapeOf = node.input(0);
+        m.axis = static_cast<int>(j);
+        m.sliced = true;
+        m.start = start;
+        m.stop = stop;
+        return nullptr;
+    }
+    m.shapeOf = node.input(0);
+    m.axis = static_cast<int>(entries.size()) + (axis - kept);
+    return nullptr;
+}
+
+// The length of [start:stop] of a dim of length n (both parts non-negative, or both
+// negative, or absent), as Python clamps it: n-s for [s:], min(n, -s) for [-s:],
+// min(n, e) - s for [s:e], max(n + e, 0) for [:-e], and so on, each at least 0.
+Variable* slicedLength(Rewriter& rewriter, Variable* n, std::optional<int64_t> start, std::optional<int64_t> stop) {
+    auto constant = [&](int64_t v) { return rewriter.constant(rw::scalarArray(DType::Int64, v)); };
+    auto op = [&](ScalarOpCode c, Variable* a, Variable* b) { return rw::makeElemwiseOf(rewriter, c, {a, b}, DType::Int64); };
+    Variable* zero = constant(0);
+    if ((start && *start < 0) || (stop && *stop < 0)) {
+        // Both count from the end: [-s:-e] has min(n, s) - min(n, e) rows.
+        Variable* from = start ? op(ScalarOpCode::Minimum, n, constant(-*start)) : n;
+        Variable* to = stop ? op(ScalarOpCode::Minimum, n, constant(-*stop)) : zero;
+        return op(ScalarOpCode::Maximum, op(ScalarOpCode::Sub, from, to), zero);
+    }
+    Variable* end = stop ? op(ScalarOpCode::Minimum, n, constant(*stop)) : n;
+    if (!start || *start == 0) return end;
+    return op(ScalarOpCode::Maximum, op(ScalarOpCode::Sub, end, constant(*start)), zero);
+}
 
 class LocalTrackShapeI final : public NodeRewrite {
 public:
@@ -53,6 +134,13 @@ public:
             m->shapeOf = p->input(0);
             m->axis = i;
             break;
+        case OpKind::Scan:
+        case OpKind::Subtensor: {
+            const char* why = p->op().kind() == OpKind::Scan ? trackScanOutput(*p, y->outputIndex(), i, *m)
+                                                             : trackSubtensorOutput(*p, i, *m);
+            if (why) return MatchResult::fail(why);
+            break;
+        }
         default: return MatchResult::fail(options, [&] { return std::string(p->label() + " does not fix the shape by its inputs"); });
         }
         if (m->dim && !m->dim->isConstant() && m->dim->type().isScalarType() && !isInteger(m->dim->type().dtype))
@@ -64,6 +152,7 @@ public:
         const auto& m = static_cast<const TrackMatch&>(match);
         Variable* r = m.dim ? rw::asInt64Scalar(rewriter, m.dim)
                             : rewriter.create(makeShapeI(m.axis), {m.shapeOf})->output(0);
+        if (m.sliced) r = slicedLength(rewriter, r, m.start, m.stop);
         rewriter.replace(node.output(0), r);
     }
 };

@@ -24,6 +24,8 @@ const NodeRewrite& shapeOfStaticShape();
 const NodeRewrite& shapeIOfStaticDim();
 const NodeRewrite& localShapeToShapeI();
 const NodeRewrite& localTrackShapeI();
+/// local_subtensor_make_vector: MakeVector(a, b, c)[k] with a constant k -> the k-th value.
+const NodeRewrite& localSubtensorMakeVector();
 /// Useless phase (also in canonicalize, as PyTensor registers them).
 const NodeRewrite& localUselessSpecifyShape();
 const NodeRewrite& localUselessUnbroadcast();

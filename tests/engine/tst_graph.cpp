@@ -235,6 +235,24 @@ private slots:
         QCOMPARE(index.size(), size_t(2));
     }
 
+    // An id far past the others goes to the map; when the array later grows over it
+    // (the ids in between filled in), it is still found, and can be erased.
+    void idIndexArrayGrowingOverMappedIds() {
+        IdIndex<int> index;
+        std::vector<int> values(10000);
+        QVERIFY(index.insert(0, &values[0]));
+        QVERIFY(index.insert(6000, &values[1]));  // beyond 4 * 1 + 4096: mapped
+        for (int id = 1; id < 5000; ++id) QVERIFY(index.insert(id, &values[static_cast<size_t>(id) + 1]));
+        QCOMPARE(index.find(6000), &values[1]);
+        QVERIFY(!index.insert(6000, &values[2]));
+        QCOMPARE(index.size(), size_t(5001));
+        index.erase(6000);
+        QCOMPARE(index.find(6000), nullptr);
+        QCOMPARE(index.size(), size_t(5000));
+        QVERIFY(index.insert(6000, &values[3]));
+        QCOMPARE(index.find(6000), &values[3]);
+    }
+
     void countsNodesByKind() {
         Chain c(3);
         QCOMPARE(c.g.countOfKind(OpKind::Opaque), size_t(3));

@@ -1,0 +1,168 @@
+// Dims read off slices and loops: local_track_shape_i through Subtensor (a slice's
+// length from its input's) and Scan (a trace's rows from its buffer, a nit_sot's from
+// its rows input, never a while loop's), and local_subtensor_make_vector, which takes
+// a dim back out of a rebuilt shape vector. Every graph runs before and after.
+#include "TestSuites.h"
+#include "RewriteCheck.h"
+#include "TestSupport.h"
+#include "builder/Indexing.h"
+#include "builder/Math.h"
+#include "builder/Scan.h"
+#include "rewrite/Rewrites.h"
+
+#include <QtTest>
+
+#include <limits>
+
+using namespace tl;
+using namespace tl::test;
+
+namespace {
+
+// Shape_i{0}(x[slice]) for x of unknown length.
+std::unique_ptr<Graph> lengthOfSlice(const Slice& s) {
+    GraphBuilder b;
+    Var x = b.input("x", DType::Float64, {kUnknownDim});
+    return b.finish({shapeI(subtensor(x, {s}), 0)});
+}
+
+NDArray vectorOf(int64_t n) {
+    std::vector<double> v(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<double>(i);
+    return NDArray::fromVector(DType::Float64, {n}, v);
+}
+
+// A loop of 6 steps: a sit_sot s' = s * 0.5 + 1 and a nit_sot exp(s); the dims of
+// both outer outputs (after scan()'s out[1:] for the trace). `until`: a while loop
+// that stops once sum(s') > 5, after 3 steps from s0 = 0.
+std::unique_ptr<Graph> loopDims(bool until) {
+    GraphBuilder b;
+    Var s0 = b.input("s0", DType::Float64, {3});
+    ScanResult r = scan(b, [&](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+        Var next = a[0] * 0.5 + 1.0;
+        StepResult out{.outputs = {next, exp(a[0])}};
+        if (until) out.until = gt(sum(next), 5.0);
+        return out;
+    }, ScanArgs{.outputsInfo = {OutputInfo(s0), OutputInfo::none()}, .nSteps = 6});
+    return b.finish({shapeI(r.outputs[0], 0), shapeI(r.outputs[1], 0), shapeI(r.outputs[1], 1)});
+}
+
+} // namespace
+
+class TestShapeTracking : public QObject {
+    Q_OBJECT
+private slots:
+    void sliceLength_data() {
+        QTest::addColumn<int>("start");  // INT_MIN: absent
+        QTest::addColumn<int>("stop");
+        const int none = std::numeric_limits<int>::min();
+        QTest::newRow("x[1:]") << 1 << none;
+        QTest::newRow("x[7:]") << 7 << none;
+        QTest::newRow("x[-2:]") << -2 << none;
+        QTest::newRow("x[:5]") << none << 5;
+        QTest::newRow("x[:-1]") << none << -1;
+        QTest::newRow("x[2:5]") << 2 << 5;
+        QTest::newRow("x[5:2]") << 5 << 2;
+        QTest::newRow("x[-4:-1]") << -4 << -1;
+        QTest::newRow("x[0:]") << 0 << none;
+    }
+    // The slice leaves the graph: its length is arithmetic on Shape_i{0}(x), right for
+    // lengths of x below, inside and past the slice's bounds.
+    void sliceLength() {
+        QFETCH(int, start);
+        QFETCH(int, stop);
+        const int none = std::numeric_limits<int>::min();
+        Slice s(start == none ? std::nullopt : std::optional<IntArg>(start), stop == none ? std::nullopt : std::optional<IntArg>(stop));
+        for (int64_t n : {0, 1, 3, 6, 10}) {
+            auto g = lengthOfSlice(s);
+            std::vector<NDArray> in = {vectorOf(n)};
+            RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(localTrackShapeI()), {}, 1, 0.0, 0.0, &in);
+            QVERIFY2(out.mismatch.empty(), (std::to_string(n) + " rows: " + out.mismatch).c_str());
+            QCOMPARE(out.stepsOf("local_track_shape_i"), 1);
+            QCOMPARE(countOps(*out.after, OpKind::Subtensor), 0);
+        }
+    }
+
+    // What the rewrite cannot write as a length stays a Shape_i of the slice.
+    void sliceLengthNotTracked_data() {
+        QTest::addColumn<int>("kind");
+        QTest::newRow("a step") << 0;
+        QTest::newRow("from one end to the other") << 1;
+        QTest::newRow("a start known at run time") << 2;
+    }
+    void sliceLengthNotTracked() {
+        QFETCH(int, kind);
+        GraphBuilder b;
+        Var x = b.input("x", DType::Float64, {kUnknownDim});
+        Var i = b.input("i", DType::Int64, {});
+        Var cut = kind == 0 ? slice(x, std::nullopt, std::nullopt, 2) : kind == 1 ? slice(x, 1, -1) : slice(x, i, std::nullopt);
+        auto g = b.finish({shapeI(cut, 0)});
+        std::vector<NDArray> in = {vectorOf(6), NDArray::scalar(DType::Int64, 2)};
+        RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(localTrackShapeI()), {}, 1, 0.0, 0.0, &in);
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.stepsOf("local_track_shape_i"), 0);
+    }
+
+    // m[2, 1:] keeps m's axis 1, sliced: its length is Shape_i{1}(m) - 1.
+    void integerIndexDropsItsAxis() {
+        GraphBuilder b;
+        Var m = b.input("m", DType::Float64, {kUnknownDim, kUnknownDim});
+        auto g = b.finish({shapeI(subtensor(m, {Idx(2), Slice{1}}), 0)});
+        std::vector<NDArray> in = {NDArray::fromVector(DType::Float64, {3, 4}, std::vector<double>(12, 1.0))};
+        RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(localTrackShapeI()), {}, 1, 0.0, 0.0, &in);
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(countOps(*out.after, OpKind::Subtensor), 0);
+        bool axisOne = false;
+        for (const Node* n : out.after->nodes())
+            if (n->op().kind() == OpKind::ShapeI) axisOne = n->op().name() == "Shape_i{1}";
+        QVERIFY(axisOne);
+    }
+
+    // The trace's rows come from its buffer and the nit_sot's from its rows input: the
+    // whole shape phase grounds them to constants (6 and 6) and no loop is left to run.
+    void loopRowsFromItsInputs() {
+        RewriteOutcome out = rewriteAndCompare(*loopDims(false), Pipeline::fastRun());
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(countOps(*out.after, OpKind::Scan), 0);
+        QVERIFY(out.stepsOf("local_track_shape_i") >= 2);
+    }
+
+    // A while loop's rows are the steps that ran: only the other dims are tracked.
+    void whileLoopRowsStay() {
+        std::vector<NDArray> in = {NDArray::fromVector(DType::Float64, {3}, {0.0, 0.0, 0.0})};
+        RewriteOutcome out = rewriteAndCompare(*loopDims(true), Pipeline::fastRun(), {}, 1, 0.0, 0.0, &in);
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(countOps(*out.after, OpKind::Scan), 1);
+        QVERIFY(!out.after->output(0)->isConstant());
+        QVERIFY(!out.after->output(1)->isConstant());
+    }
+
+    void elementOfMakeVector_data() {
+        QTest::addColumn<int>("index");  // 9: an index known only at run time
+        QTest::addColumn<bool>("rewritten");
+        QTest::newRow("first") << 0 << true;
+        QTest::newRow("int8 value, cast to the vector's int64") << 1 << true;
+        QTest::newRow("last, counted from the end") << -1 << true;
+        QTest::newRow("an index known at run time") << 9 << false;
+    }
+    // MakeVector(Shape_i{0}(x), n8, 4)[k]: the k-th value, as an int64 0-d tensor.
+    void elementOfMakeVector() {
+        QFETCH(int, index);
+        QFETCH(bool, rewritten);
+        GraphBuilder b;
+        Var x = b.input("x", DType::Float64, {kUnknownDim});
+        Var n8 = b.input("n8", DType::Int8, {});
+        Var i = b.input("i", DType::Int64, {});
+        Var v = makeVector(b, {shapeI(x, 0), n8, b.constant(NDArray::scalar(DType::Int64, 4))});
+        auto g = b.finish({index == 9 ? subtensor(v, {Idx(i)}) : subtensor(v, {Idx(index)})});
+        std::vector<NDArray> in = {vectorOf(5), NDArray::scalar(DType::Int8, -3), NDArray::scalar(DType::Int64, 1)};
+        RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(localSubtensorMakeVector()), {}, 1, 0.0, 0.0, &in);
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.stepsOf("local_subtensor_make_vector"), rewritten ? 1 : 0);
+        QCOMPARE(countOps(*out.after, OpKind::Subtensor), rewritten ? 0 : 1);
+        QCOMPARE(out.after->output(0)->type().dtype, DType::Int64);
+    }
+};
+
+TL_TEST_SUITE(TestShapeTracking)
+#include "tst_rw_shape_tracking.moc"
