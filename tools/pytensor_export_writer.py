@@ -255,11 +255,6 @@ class _Writer:
         its types or inputs do not fit the family."""
         if any(not _supported_type(v.type) for v in list(node.inputs) + list(node.outputs)):
             raise ExportError("a type tensorlens cannot hold")
-        if _class(node.op) == "SpecifyShape" and (
-            any(isinstance(v, Constant) and v.data is None for v in node.inputs[1:])
-            or any(_class(v.type) == "NoneTypeT" for v in node.inputs[1:])
-        ):
-            raise ExportError("SpecifyShape with None dims")
         return self._family(node.op)
 
     def _family(self, op):

@@ -19,15 +19,6 @@ NDArray int64Scalar(int64_t v) {
     return a;
 }
 
-// PyTensor's one NoneConst: reused within a graph, as MakeSlice's inputs share it.
-Var noneConst(GraphBuilder& b) {
-    for (Variable* c : b.graph().constants())
-        if (c->type().isNoneType() && c->name() == "NoneConst") return b.wrap(c);
-    Var v = b.constant(noneValue(), Type::none());
-    b.assembler().setVariableName(v.get(), "NoneConst");
-    return v;
-}
-
 // as_int_none_variable: None, an int64 ScalarConstant for a Python int, a ScalarType
 // variable as it is, a 0-d tensor through ScalarFromTensor.
 Var sliceBound(GraphBuilder& b, const std::optional<IntArg>& a, const char* what) {
@@ -188,6 +179,15 @@ Var advancedIncSubtensor(Var sub, Var y, bool set, bool ignoreDuplicates) {
     if (kind == OpKind::AdvancedSubtensor1 && !ignoreDuplicates)
         return b.apply1(makeAdvancedIncSubtensor1(false, set), std::move(ins));
     return b.apply1(makeAdvancedIncSubtensor(false, set, ignoreDuplicates), std::move(ins));
+}
+
+// PyTensor's one NoneConst: reused within a graph, as MakeSlice's inputs share it.
+Var noneConst(GraphBuilder& b) {
+    for (Variable* c : b.graph().constants())
+        if (c->type().isNoneType() && c->name() == "NoneConst") return b.wrap(c);
+    Var v = b.constant(noneValue(), Type::none());
+    b.assembler().setVariableName(v.get(), "NoneConst");
+    return v;
 }
 
 } // namespace tl

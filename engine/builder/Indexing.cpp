@@ -202,17 +202,17 @@ Var unbroadcast(Var x, std::vector<int> axes) {
     return x.builder().apply1(makeUnbroadcast(std::move(keep)), {x});
 }
 
-Var specifyShape(Var x, const std::vector<IntArg>& shape) {
+Var specifyShape(Var x, const std::vector<std::optional<IntArg>>& shape) {
     GraphBuilder& b = x.builder();
     // As PyTensor's specify_shape: nothing to add when the static shape already says it.
     if (static_cast<int>(shape.size()) == x.ndim()) {
         bool same = true;
         for (size_t i = 0; i < shape.size() && same; ++i)
-            same = !shape[i].isVar() && x.type().shape[i] == shape[i].value();
+            same = !shape[i] || (!shape[i]->isVar() && x.type().shape[i] == shape[i]->value());
         if (same) return x;
     }
     std::vector<Var> ins{x};
-    for (const IntArg& d : shape) ins.push_back(dimInput(b, d, "specifyShape dim"));
+    for (const std::optional<IntArg>& d : shape) ins.push_back(d ? dimInput(b, *d, "specifyShape dim") : noneConst(b));
     return b.apply1(makeSpecifyShape(), std::move(ins));
 }
 

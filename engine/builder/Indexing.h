@@ -89,8 +89,10 @@ Var transpose(Var x, std::optional<std::vector<int>> axes = std::nullopt);
 Var unbroadcast(Var x, std::vector<int> axes);
 
 // ---- shapes -----------------------------------------------------------------
-/// pt.specify_shape(x, shape).
-Var specifyShape(Var x, const std::vector<IntArg>& shape);
+/// pt.specify_shape(x, shape); a std::nullopt dim is PyTensor's None (any length).
+Var specifyShape(Var x, const std::vector<std::optional<IntArg>>& shape);
+/// PyTensor's NoneConst (a None input: a SpecifyShape dim, a slice part), one per graph.
+Var noneConst(GraphBuilder& b);
 /// x.shape (Shape) and x.shape[i] as Shape_i{i}.
 Var shape(Var x);
 Var shapeI(Var x, int i);

@@ -1,5 +1,6 @@
 #include "ops/SpecifyShape.h"
 
+#include "ir/SliceValue.h"
 #include "ops/ArrayOpUtil.h"
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,7 @@ std::vector<Type> SpecifyShapeOp::inferTypesWithConstants(std::span<const Type* 
                           "-d and will never match a shape of length " + std::to_string(in.size() - 1));
     Type out = x;
     for (int i = 0; i < x.ndim(); ++i) {
+        if (in[i + 1]->isNoneType()) continue;  // None: any length
         arrayop::requireIntScalar(*in[i + 1], "SpecifyShape dim " + std::to_string(i));
         auto c = arrayop::constantInt(constants.empty() ? nullptr : constants[i + 1]);
         if (!c) continue;
@@ -39,18 +41,22 @@ void SpecifyShapeOp::perform(std::span<const NDArray> in, std::span<NDArray> out
     if (x.ndim() != nd)
         throw ExecError("SpecifyShape: got " + std::to_string(x.ndim()) + " dimensions (shape " + shapeToString(x.shape()) +
                         "), expected " + std::to_string(nd));
-    std::string bad;
-    Shape expected;
+    std::string bad, expected;
     for (int i = 0; i < nd; ++i) {
+        expected += i ? ", " : "";
+        if (isNoneValue(in[i + 1])) {
+            expected += "None";
+            continue;
+        }
         const int64_t d = arrayop::readInt(in[i + 1], "SpecifyShape dim " + std::to_string(i));
-        expected.push_back(d);
+        expected += std::to_string(d);
         if (x.dim(i) != d)
             bad += (bad.empty() ? "" : ", ") + std::string("dim ") + std::to_string(i) + " is " + std::to_string(x.dim(i)) +
                    " (expected " + std::to_string(d) + ")";
     }
     if (!bad.empty())
-        throw ExecError("SpecifyShape: got shape " + shapeToString(x.shape()) + ", expected " + shapeToString(expected) +
-                        ": " + bad);
+        throw ExecError("SpecifyShape: got shape " + shapeToString(x.shape()) + ", expected (" + expected +
+                        (nd == 1 ? ",)" : ")") + ": " + bad);
     out[0] = x;
 }
 

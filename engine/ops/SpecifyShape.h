@@ -1,7 +1,8 @@
 #pragma once
 // SpecifyShape(x, d0, d1, ...): x, with its shape asserted at run time and made
-// static where the dims are constants. A view of x. (PyTensor's None dims, printed
-// as NoneConst inputs, are not represented: every dim is an input.)
+// static where the dims are constants. A view of x. A dim may be NoneConst
+// (PyTensor's None: `specify_shape(x, (None, 2))`, and the gradient of a product
+// whose factors' shapes are partly unknown): that dim is neither checked nor fixed.
 #include "ir/Op.h"
 
 namespace tl {

@@ -121,7 +121,10 @@ public:
         switch (p->op().kind()) {
         case OpKind::Alloc: m->dim = p->input(1 + i); break;
         case OpKind::AllocEmpty: m->dim = p->input(i); break;
-        case OpKind::SpecifyShape: m->dim = p->input(1 + i); break;
+        case OpKind::SpecifyShape:
+            if (p->input(1 + i)->type().isNoneType()) return MatchResult::fail("the dim is specified as None");
+            m->dim = p->input(1 + i);
+            break;
         case OpKind::DimShuffle: {
             const int a = static_cast<const DimShuffleOp&>(p->op()).newOrder().at(static_cast<size_t>(i));
             if (a < 0) return MatchResult::fail(options, [&] { return std::string("dim " + std::to_string(i) + " is a new broadcastable axis"); });

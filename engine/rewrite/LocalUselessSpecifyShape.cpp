@@ -1,7 +1,8 @@
-// local_useless_specify_shape: SpecifyShape(x, d0, d1, ...) -> x when every dim is a
-// constant equal to x's static dim (the type already guarantees the shape), as
-// PyTensor's local_useless_specify_shape.
+// local_useless_specify_shape: SpecifyShape(x, d0, d1, ...) -> x when every dim is
+// None or a constant equal to x's static dim (the type already guarantees the
+// shape), as PyTensor's local_useless_specify_shape.
 //   SpecifyShape(x: (1, 7), 1, 7) -> x        SpecifyShape(x: (?, 7), 1, 7) stays
+//   SpecifyShape(x: (?, 7), None, 7) -> x
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
 
@@ -20,6 +21,7 @@ public:
     MatchResult match(const Node& node, const RewriteOptions& options) const override {
         const Type& t = node.input(0)->type();
         for (int d = 0; d < t.ndim(); ++d) {
+            if (node.input(1 + d)->type().isNoneType()) continue;
             if (t.shape[d] == kUnknownDim)
                 return MatchResult::fail(options, [&] { return std::string("dim " + std::to_string(d) + " of the input is not static"); });
             auto c = rw::constantIntOf(*node.input(1 + d));

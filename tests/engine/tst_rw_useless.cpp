@@ -51,6 +51,15 @@ const std::map<QString, GraphFn>& graphs() {
              GraphBuilder b;
              return b.finish({specifyShape(in(b, "x", {kUnknownDim, 7}), {4, 7}) * 2.0});
          }},
+        {"specify none and a static dim", [] {
+             GraphBuilder b;
+             Var x = in(b, "x", {kUnknownDim, 7});
+             return b.finish({b.apply1(makeSpecifyShape(), {x, noneConst(b), intConstant(b, 7)}) * 2.0});
+         }},
+        {"specify none and an unknown dim", [] {
+             GraphBuilder b;
+             return b.finish({specifyShape(in(b, "x", {kUnknownDim, kUnknownDim}), {std::nullopt, 4}) * 2.0});  // random inputs have 4 rows
+         }},
         {"specify variable dim", [] {
              GraphBuilder b;
              Var x = in(b, "x", {kUnknownDim, 7});
@@ -192,6 +201,8 @@ private slots:
         QTest::newRow("specify: static type") << "specify static" << ss << "SpecifyShape" << 0 << 1;
         QTest::newRow("specify: not an unknown dim") << "specify unknown dim" << ss << "SpecifyShape" << 1 << 0;
         QTest::newRow("specify: not a variable dim") << "specify variable dim" << ss << "SpecifyShape" << 1 << 0;
+        QTest::newRow("specify: None and a static dim") << "specify none and a static dim" << ss << "SpecifyShape" << 0 << 1;
+        QTest::newRow("specify: not None and an unknown dim") << "specify none and an unknown dim" << ss << "SpecifyShape" << 1 << 0;
         QTest::newRow("unbroadcast: of a ? axis") << "unbroadcast non-broadcastable" << ub << "Unbroadcast" << 0 << 1;
         QTest::newRow("unbroadcast: keeps the useful axis") << "unbroadcast partly useful" << ub << "Unbroadcast" << 1 << 1;
         QTest::newRow("unbroadcast: not of a static 1") << "unbroadcast useful" << ub << "Unbroadcast" << 1 << 0;

@@ -15,6 +15,7 @@
 #include "ops/Opaque.h"
 #include "ops/Reshape.h"
 #include "ops/Shape.h"
+#include "ir/SliceValue.h"
 #include "ops/SpecifyShape.h"
 #include "ops/TensorScalar.h"
 #include "ops/Unbroadcast.h"
@@ -143,6 +144,16 @@ private slots:
         Var n = b.input("n", DType::Int64, {});
         QCOMPARE(str(specifyShape(v, {3, n}).type().toString()), "Matrix(float64, shape=(3, ?))");
         checkJsonRoundTrip(makeSpecifyShape());
+        // None dims (NoneConst inputs): neither checked nor made static.
+        Var w = b.input("w", DType::Float64, {kUnknownDim, kUnknownDim});
+        Var partly = specifyShape(w, {std::nullopt, 7});
+        QCOMPARE(str(partly.type().toString()), "Matrix(float64, shape=(?, 7))");
+        QVERIFY(partly->owner()->input(1)->type().isNoneType());
+        QCOMPARE(specifyShape(v, {3, std::nullopt}).get(), v.get());  // nothing left to say
+        const NDArray free = perform(*makeSpecifyShape(), {x, noneValue(), i64(7)})[0];
+        QVERIFY(free.sharesStorageWith(x));
+        const QString errNone = errorOf([&] { perform(*makeSpecifyShape(), {x, noneValue(), i64(5)}); });
+        QVERIFY2(errNone.contains("got shape (2, 7), expected (None, 5): dim 1 is 7 (expected 5)"), qPrintable(errNone));
         checkRopByFiniteDifferences({{2, 3}}, [](GraphBuilder&, const std::vector<Var>& x) {
             return specifyShape(tl::unbroadcast(x[0], {0}), {2, 3});
         });
