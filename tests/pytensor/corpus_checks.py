@@ -42,9 +42,11 @@ def _app(app, *args):
         msg = errors[0] if errors else lines[-1] if lines else f"exit code {p.returncode}"
         if errors and len(lines) > 1 and not lines[-1].startswith("tensorlens"):
             msg += f" (then: {lines[-1][:120]})"  # e.g. a sanitizer's report after the error
-        if len(args) > 1:  # paths relative to the export folder
-            msg = msg.replace(os.path.dirname(os.path.dirname(os.path.abspath(args[1]))) + "/", "")
-            msg = msg.replace(os.path.dirname(os.path.dirname(args[1])) + "/", "")
+        paths = [a for a in args[1:] if os.path.isfile(a)]
+        if paths:  # paths relative to the export folder (the first file argument's grandparent)
+            for root in (os.path.dirname(os.path.dirname(os.path.abspath(paths[0]))), os.path.dirname(os.path.dirname(paths[0]))):
+                if root:
+                    msg = msg.replace(root + "/", "")
         for prefix in (f"tensorlens {args[0]}: ", "error: "):
             msg = msg[len(prefix):] if msg.startswith(prefix) else msg
         raise StageError(f"{gap_category(msg)}: tensorlens {args[0]}: {msg}")
