@@ -112,6 +112,27 @@ bool reaches(const Node* from, const Node* to, const Successors& extra) {
 }
 } // namespace
 
+bool overwrittenInPlace(const Variable& v, const Node* except) {
+    // The output of `op` that lists `input` in `m`, or -1.
+    auto outputListing = [](const AliasMap& m, int input) {
+        for (const auto& [out, ins] : m)
+            if (std::find(ins.begin(), ins.end(), input) != ins.end()) return out;
+        return -1;
+    };
+    std::vector<const Variable*> stack{&v};
+    for (size_t guard = 0; !stack.empty() && guard < 4096; ++guard) {
+        const Variable* cur = stack.back();
+        stack.pop_back();
+        for (const Client& c : cur->clients()) {
+            if (!c.node || c.node == except) continue;
+            if (outputListing(c.node->op().destroyMap(), c.index) >= 0) return true;
+            const int view = outputListing(c.node->op().viewMap(), c.index);
+            if (view >= 0) stack.push_back(c.node->output(view));
+        }
+    }
+    return false;
+}
+
 const Variable* aliasRoot(const Variable& v) {
     const Variable* cur = &v;
     // Iterative: long view chains must not recurse.

@@ -15,6 +15,12 @@ namespace tl {
 /// The variable whose storage `v` aliases through view_map / destroy_map (itself if none).
 const Variable* aliasRoot(const Variable& v);
 
+/// Whether a reader of `v`, or of a view of `v`, overwrites it in place (a node other
+/// than `except`). Rewrites that make two values one, or move a reader of `v` into a
+/// node that also depends on the overwriter, check it first: PyTensor's compiled
+/// graphs, which tensorlens also rewrites, come with such readers.
+bool overwrittenInPlace(const Variable& v, const Node* except = nullptr);
+
 /// Problems that make the graph's destruction unsafe: a constant, a graph input or a
 /// graph output destroyed; two destroyers of one value; a destroyer that reads the
 /// value through another input too; a value still needed after it was destroyed (a

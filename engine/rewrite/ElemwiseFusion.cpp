@@ -7,9 +7,11 @@
 #include "ir/GraphAssembler.h"
 #include "ops/Elemwise.h"
 #include "ops/ScalarOp.h"
+#include "analysis/DestroyHandler.h"
 #include "analysis/FusionGroups.h"
 #include "rewrite/Rewrites.h"
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_map>
 #include <unordered_set>
@@ -36,7 +38,9 @@ const NDArray* inlineableConstant(const Variable& v) {
     return nullptr;
 }
 
-// Builds the scalar graph of one group; deduplicates equal scalar computations.
+// Builds the scalar graph of one group; deduplicates equal scalar computations. A
+// member output that a reader outside overwrites gets a composite output of its own:
+// deduplicated into one shared with other readers, the overwrite would reach them.
 class CompositeBuilder {
 public:
     CompositeBuilder(const std::vector<Node*>& members, bool inlineConstants)
@@ -50,7 +54,8 @@ public:
         for (Node* m : m_members) addMember(*m);
         for (Node* m : m_members)
             for (Variable* o : m->outputs())
-                if (readOutside(*o)) m_replacements.emplace_back(o, outputIndex(m_map.at(o)));
+                if (readOutside(*o))
+                    m_replacements.emplace_back(o, overwrittenInPlace(*o) ? ownOutput(m_map.at(o)) : outputIndex(m_map.at(o)));
         if (m_externals.empty() || m_outputs.empty()) return false;
         m_scalar.setOutputs(m_outputs);
         return true;
@@ -134,6 +139,12 @@ private:
         auto [it, fresh] = m_outputIndex.emplace(s, static_cast<int>(m_outputs.size()));
         if (fresh) m_outputs.push_back(s);
         return it->second;
+    }
+
+    // A fresh output computing `s`, shared with no other.
+    int ownOutput(Variable* s) {
+        m_outputs.push_back(m_scalar.addNode(makeScalarOp(ScalarOpCode::Identity, DType::Float64), {s})->output(0));
+        return static_cast<int>(m_outputs.size()) - 1;
     }
 
     const std::vector<Node*>& m_members;

@@ -4,6 +4,7 @@
 // States keep the order of the loops merged (a's first), category by category.
 #include "core/HashMix.h"
 #include "ir/Rewriter.h"
+#include "analysis/DestroyHandler.h"
 #include "ops/ScanOp.h"
 #include "rewrite/RewriteBase.h"
 #include "rewrite/Rewrites.h"
@@ -212,6 +213,11 @@ private:
         const ScanOp& s = scanOf(n);
         if (s.info().asWhile) return "a while loop (its stopping condition would stop the other loop too)";
         if (!s.inplaceStates().empty()) return "an inplace loop (merging happens before buffers are made inplace)";
+        // Its readers must run before the overwriter; merged, it would also wait for what
+        // the other loop reads, which may come after the overwriter.
+        for (int i = 0; i < n.numInputs(); ++i)
+            if (overwrittenInPlace(*n.input(i), &n))
+                return "it reads outer input " + std::to_string(i) + ", which another node overwrites in place";
         return {};
     }
 

@@ -13,6 +13,7 @@
 // for free: equal numbers and equal row counts make equal traces.
 #include "ops/DimShuffle.h"
 #include "ops/IncSubtensor.h"
+#include "analysis/DestroyHandler.h"
 #include "ops/ScanOp.h"
 #include "ops/Subtensor.h"
 #include "rewrite/OpenComposites.h"
@@ -228,7 +229,16 @@ public:
         for (auto& [c, items] : members) {
             if (items.size() < 2) continue;
             if (items[0] >= T) {
-                for (size_t k = 1; k < items.size(); ++k) m->nitSots.push_back({items[k] - T, items[0] - T});
+                const Variable* kept = node.output(I.outerOutNitSot() + (items[0] - T));
+                for (size_t k = 1; k < items.size(); ++k) {
+                    const Variable* dropped = node.output(I.outerOutNitSot() + (items[k] - T));
+                    if (overwrittenInPlace(*kept) || overwrittenInPlace(*dropped)) {
+                        lengthsDiffer = "nit_sot-" + std::to_string(items[k] - T) + " and nit_sot-" + std::to_string(items[0] - T) +
+                                        " compute the same sequence, but a reader overwrites one of them in place";
+                        continue;
+                    }
+                    m->nitSots.push_back({items[k] - T, items[0] - T});
+                }
                 continue;
             }
             std::vector<BufferLength> len;
@@ -246,6 +256,11 @@ public:
                 if (k == keep) continue;
                 StatePair p{items[k], items[keep], 0, {}};
                 const std::string names = scanStateName(I, items[k]) + " and " + scanStateName(I, items[keep]);
+                if (overwrittenInPlace(*node.output(items[k])) || overwrittenInPlace(*node.output(items[keep]))) {
+                    // One trace for both would be overwritten under the other's readers.
+                    lengthsDiffer = names + " compute the same sequence, but a reader overwrites one of their traces in place";
+                    continue;
+                }
                 if (len[k] == len[keep]) {
                     // Equal buffers: the dropped state's readers read the kept one as it is.
                 } else if (!read[k]) {
