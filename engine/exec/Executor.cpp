@@ -5,6 +5,7 @@
 #include "exec/ScanLoop.h"
 #include "ir/GraphWalk.h"
 #include "ir/SliceValue.h"
+#include "ops/Blockwise.h"
 #include "ops/Opaque.h"
 
 #include <algorithm>
@@ -39,6 +40,10 @@ void performOp(ExecContext& ctx, const Op& op, std::span<const NDArray> inputs, 
     if (op.hasKernel()) return op.perform(inputs, outputs);
     if (auto* loop = dynamic_cast<const ScanOp*>(&op)) return runScanLoop(ctx, *loop, inputs, outputs);
     if (auto* ofg = dynamic_cast<const OpFromGraphOp*>(&op)) return runOpFromGraph(ctx, *ofg, inputs, outputs);
+    if (auto* bw = dynamic_cast<const BlockwiseOp*>(&op))
+        return bw->performWith(inputs, outputs, [&ctx](const Op& core, std::span<const NDArray> i, std::span<NDArray> o) {
+            performOp(ctx, core, i, o);
+        });
     throw ExecError(op.name() + " cannot be run: it has no kernel");
 }
 
@@ -170,7 +175,8 @@ void CompiledGraph::plan() {
         if (!st.op->hasKernel()) {
             st.loop = dynamic_cast<const ScanOp*>(st.op);
             st.graphOp = dynamic_cast<const OpFromGraphOp*>(st.op);
-            if (!st.loop && !st.graphOp) throw ExecError(n->label() + ": " + st.op->name() + " cannot be run: it has no kernel");
+            st.batched = dynamic_cast<const BlockwiseOp*>(st.op);
+            if (!st.loop && !st.graphOp && !st.batched) throw ExecError(n->label() + ": " + st.op->name() + " cannot be run: it has no kernel");
         }
         st.inBegin = static_cast<uint32_t>(m_inputSlots.size());
         st.inCount = static_cast<uint32_t>(n->numInputs());
@@ -243,6 +249,7 @@ void CompiledGraph::execute(ExecContext& ctx) {
         try {
             if (s.loop) runScanLoop(ctx, *s.loop, ins, outs);
             else if (s.graphOp) runOpFromGraph(ctx, *s.graphOp, ins, outs);
+            else if (s.batched) performOp(ctx, *s.batched, ins, outs);
             else s.op->perform(ins, outs);
         } catch (const std::exception& e) {
             if (s.contiguousIn < 0)

@@ -15,6 +15,7 @@ namespace tl {
 
 class ScanOp;
 class OpFromGraphOp;
+class BlockwiseOp;
 
 /// Runs one op on arrays: its kernel, or the executor's own code for ops
 /// without one (Scan's loop, OpFromGraph's inner graph). Throws what the kernel throws.
@@ -102,6 +103,7 @@ private:
         const Op* op;
         const ScanOp* loop;           // ops without a kernel of their own (hasKernel() false): run here
         const OpFromGraphOp* graphOp;
+        const BlockwiseOp* batched;   // a Blockwise of such an op, run per batch element here
         uint32_t inBegin, inCount;    // into m_inputSlots
         int64_t contiguousIn;         // first slot when the inputs are slots k, k+1, ... and none is copied; else -1
         uint32_t outBegin, outCount;  // slots of the outputs (always consecutive)

@@ -195,6 +195,10 @@ std::vector<Type> BlockwiseOp::infer(std::span<const Type* const> in, std::span<
 }
 
 void BlockwiseOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
+    performWith(in, out, [](const Op& core, std::span<const NDArray> i, std::span<NDArray> o) { core.perform(i, o); });
+}
+
+void BlockwiseOp::performWith(std::span<const NDArray> in, std::span<NDArray> out, const CoreRunner& runCore) const {
     const std::string op = name();
     if (in.size() != m_sig.inputs.size())
         throw ExecError(op + " takes " + std::to_string(m_sig.inputs.size()) + " inputs, got " + std::to_string(in.size()));
@@ -297,7 +301,7 @@ void BlockwiseOp::perform(std::span<const NDArray> in, std::span<NDArray> out) c
     std::vector<Shape> firstShapes(nout);
     for (int64_t n = 0; n < total; ++n) {
         try {
-            m_core->perform(coreIn, results);
+            runCore(*m_core, coreIn, results);
         } catch (const ExecError& e) {
             throw rethrow(e);
         }

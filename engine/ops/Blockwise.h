@@ -8,6 +8,7 @@
 // op's (PyTensor requires them equal).
 #include "ir/Op.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,13 @@ public:
     std::vector<Type> inferTypesWithConstants(std::span<const Type* const> inputs,
                                               std::span<const NDArray* const> constantValues) const override;
     void perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const override;
+    /// A core op without a kernel of its own (a Scan, an OpFromGraph: what
+    /// jacobian(vectorize=True) builds) is run by the executor: so is this op then.
+    bool hasKernel() const override { return m_core->hasKernel(); }
+    /// Runs the core once per batch element through `runCore` (the executor's runner
+    /// for cores without a kernel; perform() is this with the core's own kernel).
+    using CoreRunner = std::function<void(const Op& core, std::span<const NDArray>, std::span<NDArray>)>;
+    void performWith(std::span<const NDArray> inputs, std::span<NDArray> outputs, const CoreRunner& runCore) const;
     AliasMap destroyMap() const override { return m_core->destroyMap(); }
     AliasMap viewMap() const override { return m_core->viewMap(); }
     nlohmann::json params() const override;

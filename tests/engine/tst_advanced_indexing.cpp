@@ -37,8 +37,6 @@ NDArray ints(const Shape& shape, const std::vector<int64_t>& v) {
     return a;
 }
 
-NDArray doubles(const Shape& shape, const std::vector<double>& v) { return NDArray::fromVector(DType::Float64, shape, v); }
-
 NDArray take(const NDArray& x, std::vector<NDArray> idx) {
     std::vector<NDArray> in{x};
     in.insert(in.end(), idx.begin(), idx.end());

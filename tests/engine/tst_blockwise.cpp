@@ -8,6 +8,8 @@
 
 #include "builder/Linalg.h"
 #include "builder/Math.h"
+#include "builder/Scan.h"
+#include "exec/Executor.h"
 #include "ops/Blockwise.h"
 #include "ops/Dot.h"
 #include "ops/Linalg.h"
@@ -152,6 +154,29 @@ private slots:
         QCOMPARE(s.shape(), (Shape{2, 3}));
         TL_COMPARE_REF(s, perform(*makeReduce(ReduceKind::Sum, std::vector<int>{2}), {x})[0], 0);
         QVERIFY(errorMessage([&] { runNode(sum, {NDArray::zeros(DType::Float64, {0, 4})}); }).find("batch of size zero") != std::string::npos);
+    }
+
+    // A loop as the core (what jacobian(vectorize=True) of a loop builds): it has no
+    // kernel of its own, so the executor runs it once per batch element.
+    void coreWithoutAKernelRunsThroughTheExecutor() {
+        GraphBuilder lb;  // s' = s * r for 3 steps; the loop's outer inputs: n_steps, buffer, r
+        Var s0 = lb.input("s0", DType::Float64, {});
+        Var r = lb.input("r", DType::Float64, {});
+        ScanResult res = scan(lb, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{a[0] * a[1]}}; },
+                              ScanArgs{.outputsInfo = {OutputInfo(s0)}, .nonSequences = {r}, .nSteps = 3});
+        const Node* loop = res.outputs[0]->owner()->input(0)->owner();
+        QCOMPARE(loop->op().kind(), OpKind::Scan);
+        OpPtr batched = makeBlockwise(loop->opPtr(), "(),(n),()->(n)");
+        QVERIFY(!batched->hasKernel());
+        GraphBuilder b;
+        Var n = b.input("n", DType::Int64, {});
+        Var buffer = b.input("buffer", DType::Float64, {4});
+        Var rs = b.input("rs", DType::Float64, {3});
+        auto g = b.finish({b.apply1(batched, {n, buffer, rs})});
+        const std::vector<NDArray> in = {NDArray::scalar(DType::Int64, 3), NDArray::fromVector(DType::Float64, {4}, {1, 0, 0, 0}),
+                                         NDArray::fromVector(DType::Float64, {3}, {0.5, 2, 3})};
+        const NDArray out = runGraph(*g, in).outputs.at(0);
+        TL_COMPARE_REF(out, NDArray::fromVector(DType::Float64, {3, 4}, {1, 0.5, 0.25, 0.125, 1, 2, 4, 8, 1, 3, 9, 27}), 0);
     }
 
     // overwrite_b: the batch is solved into b's own memory when it fits.
