@@ -228,9 +228,9 @@ private:
             throw;
         } catch (const std::exception& e) {
             throw FormatError(n.contains("params") ? jsonPath(p, "params") : p,
-                              "cannot build a " + kindName + " op: " + e.what());
+                              "cannot build the " + kindName + " op: " + e.what());
         }
-        if (!opPtr) throw FormatError(p, "cannot build a " + kindName + " op");
+        if (!opPtr) throw FormatError(p, "cannot build the " + kindName + " op");
         checkAliasMap(n, "destroy_map", opPtr->destroyMap(), p);
         checkAliasMap(n, "view_map", opPtr->viewMap(), p);
 

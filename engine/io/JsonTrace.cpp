@@ -161,7 +161,7 @@ OpPtr opFromJson(const json& j, const std::string& path) {
     } catch (const FormatError&) {
         throw;
     } catch (const std::exception& e) {
-        throw FormatError(jsonPath(path, "params"), "cannot build a " + kindName + " op: " + e.what());
+        throw FormatError(jsonPath(path, "params"), "cannot build the " + kindName + " op: " + e.what());
     }
 }
 

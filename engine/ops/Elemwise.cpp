@@ -241,8 +241,10 @@ OpPtr makeOpElemwise(const nlohmann::json& params, std::shared_ptr<const Graph> 
         if (!inner) throw std::invalid_argument("Elemwise params: a composite Elemwise needs its inner scalar graph");
         return std::make_shared<Elemwise>(std::make_shared<const Composite>(*inner), std::move(inplace));
     }
-    if (inner) throw std::invalid_argument("Elemwise params: only a composite Elemwise has an inner graph");
+    // The scalar op first: an op tensorlens lacks that has a body of its own (ScalarLoop,
+    // the derivative of gammainc in k) is then reported as missing, not as a bad body.
     auto [code, castTo] = parseScalarOpParams(params, "Elemwise");
+    if (inner) throw std::invalid_argument("Elemwise params: only a composite Elemwise has an inner graph");
     return makeElemwise(code, castTo, std::move(inplace));
 }
 

@@ -326,7 +326,7 @@ private slots:
         QTest::newRow("duplicate id") << withEdit([](json& d) { d["graph"]["inputs"][1]["id"] = 0; })
                                       << "/graph/inputs/1/id: variable id 0 is used twice";
         QTest::newRow("bad params") << withEdit([&](json& d) { d["graph"]["nodes"][scan]["params"]["info"]["n_sit_sot"] = "three"; })
-                                    << QString::fromStdString(scanPath + "/params: cannot build a Scan op");
+                                    << QString::fromStdString(scanPath + "/params: cannot build the Scan op");
         QTest::newRow("inner graph error") << withEdit([&](json& d) { d["graph"]["nodes"][scan]["inner"]["outputs"] = {1234}; })
                                            << QString::fromStdString(scanPath + "/inner/outputs/0: unknown variable 1234");
         QTest::newRow("destroy map disagrees") << withEdit([&](json& d) { d["graph"]["nodes"][scan]["destroy_map"] = {{"0", {2}}}; })
