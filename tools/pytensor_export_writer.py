@@ -4,6 +4,7 @@ their PyTensor names by pytensor_export_ops, Opaque where nothing fits); types a
 values are pytensor_export_types's."""
 
 import pytensor.scalar as ps
+from pytensor.compile.sharedvalue import SharedVariable
 from pytensor.graph.basic import Constant
 from pytensor.graph.fg import FunctionGraph
 
@@ -121,7 +122,10 @@ class _Writer:
                 self.notes.append(f"graph input {v} ({v.type}): not written (a type tensorlens lacks)")
                 continue
             self._new_var(v)
-            ins.append(self._ref(v))
+            ref = self._ref(v)
+            if isinstance(v, SharedVariable):  # pytensor.shared, pm.Data: the value it holds now
+                ref["value"] = _value_json(v.get_value(borrow=True), str(v.type.dtype))
+            ins.append(ref)
         for node in order:
             self._node(node)
         return {

@@ -1,6 +1,7 @@
 // Reading graphs from JSON (docs/graph-format.md), with errors naming the JSON path;
 // writing is in JsonGraphWrite.cpp.
 #include "io/JsonGraph.h"
+#include "io/JsonValues.h"
 
 #include "io/JsonFormat.h"
 #include "io/JsonNestedComposite.h"
@@ -102,14 +103,25 @@ private:
             std::string p = jsonPath(jsonPath(path, "inputs"), i);
             const json& in = inputs[i];
             requireObject(in, p);
-            allowOnly(in, {"id", "name", "type"}, p);
+            allowOnly(in, {"id", "name", "type", "value"}, p);
             VarId id = readId(in, p);
             Type t = typeFromJson(requireField(in, "type", p), jsonPath(p, "type"));
             std::string name = optionalName(in, p);
+            Variable* v = nullptr;
             try {
-                g.addInput(std::move(t), std::move(name), id);
+                v = g.addInput(t, std::move(name), id);
             } catch (const GraphError& e) {
                 throw FormatError(jsonPath(p, "id"), e.what());
+            }
+            if (in.contains("value")) {  // a shared variable's value (docs/graph-format.md)
+                const std::string vp = jsonPath(p, "value");
+                try {
+                    g.setSharedValue(v, arrayFromJson(in["value"], t, vp));
+                } catch (const ValueError& e) {
+                    throw FormatError(vp, e.what());
+                } catch (const GraphError& e) {
+                    throw FormatError(vp, e.what());
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 // Writing graphs as JSON (docs/graph-format.md); reading is in JsonGraph.cpp.
 #include "io/JsonGraph.h"
+#include "io/JsonValues.h"
 
 #include "io/JsonFormat.h"
 
@@ -30,7 +31,11 @@ json variableRef(const Variable* v) {
 json graphBodyToJson(const Graph& g) {
     json body = json::object();
     json inputs = json::array();
-    for (const Variable* in : g.inputs()) inputs.push_back(variableRef(in));
+    for (const Variable* in : g.inputs()) {
+        json ref = variableRef(in);
+        if (in->sharedValue().valid()) ref["value"] = arrayToJson(in->sharedValue());
+        inputs.push_back(std::move(ref));
+    }
     body["inputs"] = std::move(inputs);
 
     json constants = json::array();

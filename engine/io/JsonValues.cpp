@@ -168,7 +168,12 @@ std::vector<NDArray> inputsFromJson(const json& j, const Graph& g, const std::st
     for (size_t i = 0; i < g.inputs().size(); ++i) {
         const Variable* in = g.inputs()[i];
         const std::string name = in->name().empty() ? "input" + std::to_string(i) : in->name();
-        if (!j.contains(name)) throw ValueError(where + ": no value for input '" + name + "'");
+        if (!j.contains(name)) {
+            // A shared variable's value, unless the file gives another.
+            if (!in->sharedValue().valid()) throw ValueError(where + ": no value for input '" + name + "'");
+            out.push_back(in->sharedValue());
+            continue;
+        }
         out.push_back(arrayFromJson(j[name], in->type(), where + ": /" + name));
     }
     for (auto it = j.begin(); it != j.end(); ++it) {
@@ -209,6 +214,10 @@ std::vector<NDArray> randomInputs(const Graph& g, uint64_t seed, int64_t unknown
     std::uniform_int_distribution<int> small(0, 5);
     std::vector<NDArray> out;
     for (const Variable* in : g.inputs()) {
+        if (in->sharedValue().valid()) {  // a shared variable's own value, not a random one
+            out.push_back(in->sharedValue());
+            continue;
+        }
         if (!in->type().holdsNumbers()) {
             out.push_back(in->type().isSliceType() ? sliceValue({}) : noneValue());  // slice(None) / None
             continue;

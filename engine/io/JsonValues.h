@@ -24,13 +24,14 @@ nlohmann::json arrayToJson(const NDArray& a);
 /// Accepts a nested list (dtype from `expected`) or {"dtype", "shape", "data"} (data nested or flat).
 /// Checks the result against `expected` (dtype convertible, known dims equal). `path` names the place.
 NDArray arrayFromJson(const nlohmann::json& j, const Type& expected, const std::string& path);
-/// One value per graph input, looked up by input name in a JSON object.
+/// One value per graph input, looked up by input name in a JSON object; an input the
+/// object lacks takes its shared value (Variable::sharedValue) where it has one.
 std::vector<NDArray> inputsFromJson(const nlohmann::json& j, const Graph& g, const std::string& where);
 /// Reads and parses a JSON file; errors name the file (and line/column for syntax errors).
 nlohmann::json readJsonFile(const std::string& path);
 
 /// Seeded random values for every input of `g`: floats uniform in [-1, 1], ints in [0, 5],
-/// bools random; unknown dims become `unknownDim`.
+/// bools random; unknown dims become `unknownDim`. An input with a shared value keeps it.
 std::vector<NDArray> randomInputs(const Graph& g, uint64_t seed, int64_t unknownDim = 4);
 
 } // namespace tl

@@ -280,10 +280,26 @@ std::vector<Node*> Graph::computeToposort() const {
     return order;
 }
 
+void Graph::setSharedValue(Variable* input, NDArray value) {
+    if (!input->isGraphInput() || &input->graph() != this) throw GraphError("a shared value belongs to an input of the graph");
+    const Type& t = input->type();
+    bool fits = value.valid() && t.holdsNumbers() && value.dtype() == t.dtype &&
+                value.ndim() == (t.isScalarType() ? 0 : t.ndim());
+    for (int d = 0; fits && d < t.ndim(); ++d) fits = t.shape[d] == kUnknownDim || t.shape[d] == value.dim(d);
+    if (!fits)
+        throw GraphError("input " + (input->name().empty() ? std::to_string(input->id()) : "'" + input->name() + "'") + " of type " +
+                         t.toString() + " cannot hold a shared value of shape " + shapeToString(value.shape()) +
+                         (value.valid() ? " and dtype " + std::string(dtypeName(value.dtype())) : std::string()));
+    input->extras().sharedValue = std::move(value);
+}
+
 std::unique_ptr<Graph> Graph::clone() const {
     GraphAssembler a;
     VariableMap map;
-    for (Variable* in : m_inputs) map[in] = a.addInput(in->type(), in->name(), in->id());
+    for (Variable* in : m_inputs) {
+        map[in] = a.addInput(in->type(), in->name(), in->id());
+        if (in->sharedValue().valid()) a.setSharedValue(map[in], in->sharedValue());
+    }
     copyGraphInto(a, *this, map, CopyIds::Keep);
     std::vector<Variable*> outs;
     for (Variable* o : m_outputs) outs.push_back(map.at(o));

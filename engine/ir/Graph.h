@@ -46,6 +46,10 @@ public:
     bool isConstant() const { return m_extras && m_extras->constant.valid(); }
     const NDArray& constantValue() const { return m_extras ? m_extras->constant : noValue(); }
     bool isGraphInput() const { return m_isInput; }
+    /// The value a graph input holds when a run gives it none: a PyTensor shared
+    /// variable's (pytensor.shared, PyMC's pm.Data) as it was exported. Invalid when
+    /// the input has none (an input the caller must give).
+    const NDArray& sharedValue() const { return m_extras ? m_extras->sharedValue : noValue(); }
     const ClientList& clients() const { return m_clients; }
     const Graph& graph() const { return *m_graph; }
     /// This variable's position among its graph's variables, 0 .. numVariables() - 1:
@@ -61,6 +65,7 @@ private:
         std::string name;
         NDArray constant;
         size_t constantSlot = 0;  // position in Graph::m_constantList
+        NDArray sharedValue;      // a graph input's value when a run gives none
     };
     static const std::string& noName();
     static const NDArray& noValue();
@@ -168,6 +173,7 @@ private:
     void setVariableName(Variable* v, std::string name) {
         if (!name.empty() || v->m_extras) v->extras().name = std::move(name);
     }
+    void setSharedValue(Variable* input, NDArray value);
     void reserveIds(NodeId nextNode, VarId nextVar) {
         if (nextNode > m_nextNodeId) m_nextNodeId = nextNode;
         if (nextVar > m_nextVarId) m_nextVarId = nextVar;

@@ -7,6 +7,8 @@ GraphAssembler::~GraphAssembler() = default;
 GraphAssembler::GraphAssembler(GraphAssembler&&) noexcept = default;
 GraphAssembler& GraphAssembler::operator=(GraphAssembler&&) noexcept = default;
 
+void GraphAssembler::setSharedValue(Variable* input, NDArray value) { m_graph->setSharedValue(input, std::move(value)); }
+
 Variable* GraphAssembler::addInput(Type type, std::string name, std::optional<VarId> id) {
     return m_graph->addInput(std::move(type), std::move(name), id);
 }

@@ -36,6 +36,9 @@ public:
                   const std::vector<Type>* declared = nullptr, const std::vector<VarId>* outputIds = nullptr);
     void setOutputs(std::vector<Variable*> outputs);
     void setVariableName(Variable* v, std::string name);
+    /// Gives graph input `input` the value it holds when a run gives none (a PyTensor
+    /// shared variable's); GraphError when it is not an input or the value does not fit its type.
+    void setSharedValue(Variable* input, NDArray value);
     /// Raises the next ids handed out (never lowers them): a loaded graph keeps
     /// the ids it had already used, so ids of deleted nodes are never reused.
     void reserveIds(NodeId nextNode, VarId nextVar);

@@ -83,7 +83,27 @@ def writer_cases(app, tmp, run_app):
                 continue
             raise AssertionError(f"a graph with a {dtype} variable exported")
 
+    def shared_variable_values():
+        # pm.Data is a shared variable: an input of the graph that holds its value, which
+        # tensorlens uses when a run gives none, and a run's value replaces.
+        import numpy as np
+        data = pytensor.shared(np.array([1.0, 2.0, 3.0, 4.0]), name="data")
+        doc = pytensor_export.export_graph([x * data])
+        shared = [i for i in doc["graph"]["inputs"] if i.get("name") == "data"]
+        assert shared and shared[0]["value"]["data"] == [1.0, 2.0, 3.0, 4.0], doc["graph"]["inputs"]
+        assert all("value" not in i for i in doc["graph"]["inputs"] if i.get("name") == "x"), doc["graph"]["inputs"]
+        path = os.path.join(tmp, "shared_value.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        for given, want in (({"x": [1, 1, 1, 2]}, [1.0, 2.0, 3.0, 8.0]),
+                            ({"x": [1, 1, 1, 2], "data": [0, 0, 1, 1]}, [0.0, 0.0, 1.0, 2.0])):
+            with open(path + ".in.json", "w") as f:
+                json.dump(given, f)
+            got = json.loads(run_app(app, "run", path, "--inputs", path + ".in.json", "--json"))["outputs"]
+            assert got[0]["data"] == want, (given, got)
+
     return [("a Blockwise's core op as at top level", core_op_as_top_level),
+            ("a shared variable's value goes with its input", shared_variable_values),
             ("a scalar op outside a Composite (graph)", scalar_op_at_top_level),
             ("a scalar op outside a Composite (trace)", scalar_op_in_trace),
             ("scalar ops tensorlens lacks in the Elemwise form", unknown_scalar_op),
