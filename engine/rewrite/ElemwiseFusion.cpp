@@ -11,7 +11,6 @@
 #include "analysis/FusionGroups.h"
 #include "rewrite/Rewrites.h"
 
-#include <algorithm>
 #include <cstring>
 #include <unordered_map>
 #include <unordered_set>

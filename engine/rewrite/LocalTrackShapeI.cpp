@@ -69,6 +69,7 @@ const char* trackSubtensorOutput(const Node& node, int axis, TrackMatch& m) {
             return into.has_value();
         };
         std::optional<int64_t> start, stop, step;
+        // `&`, not `&&`: every present part's input is passed, constant or not.
         const bool constant = part(e.hasStart, start) & part(e.hasStop, stop) & part(e.hasStep, step);
         if (kept++ != axis) continue;
         if (!constant) return "a slice part is not a constant";
