@@ -11,11 +11,13 @@
 #include "ops/Nonzero.h"
 #include "ops/Pad.h"
 #include "ops/PermuteRowElements.h"
+#include "ops/RavelMultiIndex.h"
 #include "ops/Repeat.h"
 #include "ops/Searchsorted.h"
 #include "ops/Sort.h"
 #include "ops/Split.h"
 #include "ops/Unique.h"
+#include "ops/UnravelIndex.h"
 
 #include <stdexcept>
 
@@ -230,6 +232,33 @@ Var pad(Var x, const std::vector<int64_t>& padWidth, const std::string& mode, st
     else if (padWidth.size() == 2 * static_cast<size_t>(x.ndim())) w = int64Vector(b, padWidth, {x.ndim(), 2});
     else throw std::invalid_argument("pad: pad_width must hold 1, 2 or 2 * ndim integers, got " + std::to_string(padWidth.size()));
     return pad(x, w, mode, values);
+}
+
+Var ravelMultiIndex(const std::vector<Var>& multiIndex, Var dims, const std::vector<std::string>& modes,
+                    const std::string& order) {
+    if (multiIndex.empty()) throw std::invalid_argument("ravel_multi_index: multi_index must hold at least one index array");
+    GraphBuilder& b = multiIndex[0].builder();
+    std::vector<Var> ins;
+    for (const Var& v : multiIndex) ins.push_back(b.capture(v));
+    ins.push_back(b.capture(dims));
+    return b.apply1(makeRavelMultiIndex(modes, order), std::move(ins));
+}
+
+Var ravelMultiIndex(const std::vector<Var>& multiIndex, const std::vector<int64_t>& dims,
+                    const std::vector<std::string>& modes, const std::string& order) {
+    if (multiIndex.empty()) throw std::invalid_argument("ravel_multi_index: multi_index must hold at least one index array");
+    GraphBuilder& b = multiIndex[0].builder();
+    return ravelMultiIndex(multiIndex, int64Vector(b, dims, {static_cast<int64_t>(dims.size())}), modes, order);
+}
+
+std::vector<Var> unravelIndex(Var indices, Var dims, const std::string& order) {
+    GraphBuilder& b = indices.builder();
+    return b.apply(makeUnravelIndex(order), {indices, b.capture(dims)});
+}
+
+std::vector<Var> unravelIndex(Var indices, const std::vector<int64_t>& dims, const std::string& order) {
+    GraphBuilder& b = indices.builder();
+    return unravelIndex(indices, int64Vector(b, dims, {static_cast<int64_t>(dims.size())}), order);
 }
 
 } // namespace tl

@@ -2,7 +2,8 @@
 // pytensor.tensor's array constructors and the other array ops of real models, as
 // PyTensor builds them: pt.arange, pt.eye, pt.tri, pt.diagonal / pt.diag, pt.split,
 // pt.repeat, pt.sort / pt.argsort, pt.searchsorted, pt.fill_diagonal, pt.nonzero,
-// pt.unique, pt.choose, pt.permute_row_elements, pt.bartlett, convolve1d, pt.pad.
+// pt.unique, pt.choose, pt.permute_row_elements, pt.bartlett, convolve1d, pt.pad,
+// pt.ravel_multi_index, pt.unravel_index.
 #include "builder/GraphBuilder.h"
 #include "builder/Indexing.h"
 
@@ -77,5 +78,17 @@ Var convolve1d(Var in1, Var in2, const std::string& mode = "full");
 Var pad(Var x, Var padWidth, const std::string& mode = "constant", std::optional<Var> values = std::nullopt);
 Var pad(Var x, const std::vector<int64_t>& padWidth, const std::string& mode = "constant",
         std::optional<Var> values = std::nullopt);
+
+/// pt.ravel_multi_index(multi_index, dims, mode, order): the flat indices of the
+/// coordinate arrays; `modes` one mode or one per index. Integer dims become an int64
+/// vector constant, as as_tensor_variable((5, 6)).
+Var ravelMultiIndex(const std::vector<Var>& multiIndex, Var dims, const std::vector<std::string>& modes = {"raise"},
+                    const std::string& order = "C");
+Var ravelMultiIndex(const std::vector<Var>& multiIndex, const std::vector<int64_t>& dims,
+                    const std::vector<std::string>& modes = {"raise"}, const std::string& order = "C");
+/// pt.unravel_index(indices, dims, order): one coordinate array per entry of dims
+/// (whose length must be static).
+std::vector<Var> unravelIndex(Var indices, Var dims, const std::string& order = "C");
+std::vector<Var> unravelIndex(Var indices, const std::vector<int64_t>& dims, const std::string& order = "C");
 
 } // namespace tl

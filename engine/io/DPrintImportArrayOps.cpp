@@ -9,21 +9,26 @@
 #include "ops/FillDiagonal.h"
 #include "ops/Nonzero.h"
 #include "ops/PermuteRowElements.h"
+#include "ops/RavelMultiIndex.h"
 #include "ops/Repeat.h"
 #include "ops/Searchsorted.h"
 #include "ops/Sort.h"
 #include "ops/Split.h"
 #include "ops/Unique.h"
+#include "ops/UnravelIndex.h"
 
 #include <charconv>
 #include <map>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace tl::dpimport {
 
 namespace {
 
-// "a=1, b='x', c=True" -> {a: "1", b: "'x'", c: "True"}; nullopt when malformed.
+// "a=1, b='x', c=True, d=('p', 'q')" -> {a: "1", b: "'x'", c: "True", d: "('p', 'q')"};
+// nullopt when malformed. A tuple holds no parentheses of its own.
 std::optional<std::map<std::string, std::string>> props(std::string_view s) {
     std::map<std::string, std::string> out;
     while (!s.empty()) {
@@ -34,6 +39,10 @@ std::optional<std::map<std::string, std::string>> props(std::string_view s) {
         size_t end = 0;
         if (!s.empty() && s[0] == '\'') {
             end = s.find('\'', 1);
+            if (end == std::string_view::npos) return std::nullopt;
+            ++end;
+        } else if (!s.empty() && s[0] == '(') {
+            end = s.find(')', 1);
             if (end == std::string_view::npos) return std::nullopt;
             ++end;
         } else {
@@ -85,6 +94,26 @@ template <typename T> T need(std::optional<T> v, const char* what) {
     return *v;
 }
 
+// RavelMultiIndex's mode: 'raise', or a tuple of quoted modes ('clip', 'wrap').
+std::optional<std::vector<std::string>> quotedList(const std::string& s) {
+    if (auto one = quoted(s)) return std::vector<std::string>{*one};
+    if (s.size() < 2 || s.front() != '(' || s.back() != ')') return std::nullopt;
+    std::vector<std::string> out;
+    std::string_view rest(s.data() + 1, s.size() - 2);
+    while (!rest.empty()) {
+        const size_t comma = rest.find(',');
+        std::string item(rest.substr(0, comma));
+        auto q = quoted(item);
+        if (!q) return std::nullopt;
+        out.push_back(*q);
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
+        if (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
+    }
+    if (out.empty()) return std::nullopt;
+    return out;
+}
+
 OpPtr withProps(std::string_view base, const std::map<std::string, std::string>& p) {
     if (base == "ARange" || base == "Eye" || base == "Tri") {
         auto name = need(quoted(get(p, "dtype")), "dtype");
@@ -104,6 +133,9 @@ OpPtr withProps(std::string_view base, const std::map<std::string, std::string>&
     if (base == "ArgSortOp") return makeArgSort(need(quoted(get(p, "kind")), "kind"));
     if (base == "SearchsortedOp") return makeSearchsorted(need(quoted(get(p, "side")), "side"));
     if (base == "Choose") return makeChoose(need(quoted(get(p, "mode")), "mode"));
+    if (base == "RavelMultiIndex")
+        return makeRavelMultiIndex(need(quotedList(get(p, "mode")), "mode"), need(quoted(get(p, "order")), "order"));
+    if (base == "UnravelIndex") return makeUnravelIndex(need(quoted(get(p, "order")), "order"));
     if (base == "PermuteRowElements") return makePermuteRowElements(need(boolValue(get(p, "inverse")), "inverse"));
     if (base == "Unique") {
         UniqueOptions o;
@@ -138,7 +170,8 @@ OpPtr arrayOpFromName(std::string_view base, std::optional<std::string_view> par
         return nullptr;
     }
     static const char* kWithProps[] = {"ARange", "Eye", "Tri", "ExtractDiag", "AllocDiag", "Repeat", "SortOp",
-                                       "ArgSortOp", "SearchsortedOp", "Choose", "PermuteRowElements", "Unique"};
+                                       "ArgSortOp", "SearchsortedOp", "Choose", "PermuteRowElements", "Unique",
+                                       "RavelMultiIndex", "UnravelIndex"};
     bool known = false;
     for (const char* k : kWithProps) known = known || base == k;
     if (!known) return nullptr;

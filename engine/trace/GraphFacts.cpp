@@ -54,6 +54,8 @@ OpFamily opFamily(const Op& op) {
     case OpKind::Searchsorted:
     case OpKind::Nonzero:
     case OpKind::Unique:
+    case OpKind::RavelMultiIndex:
+    case OpKind::UnravelIndex:
     case OpKind::Convolve1d: return OpFamily::Other;
     case OpKind::Dot:
     case OpKind::Reduce:

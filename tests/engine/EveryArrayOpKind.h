@@ -1,6 +1,6 @@
 #pragma once
-// One node of each array constructor and selection op kind (ops/ARange.h ... Pad.h),
-// added to the every-op-kind graph of tst_json.
+// One node of each array constructor and selection op kind (ops/ARange.h ... Pad.h,
+// RavelMultiIndex.h, UnravelIndex.h), added to the every-op-kind graph of tst_json.
 #include "DPrintGoldenGraphs.h"
 
 #include "ops/ARange.h"
@@ -13,11 +13,13 @@
 #include "ops/Nonzero.h"
 #include "ops/Pad.h"
 #include "ops/PermuteRowElements.h"
+#include "ops/RavelMultiIndex.h"
 #include "ops/Repeat.h"
 #include "ops/Searchsorted.h"
 #include "ops/Sort.h"
 #include "ops/Split.h"
 #include "ops/Unique.h"
+#include "ops/UnravelIndex.h"
 
 #include <vector>
 
@@ -52,6 +54,8 @@ inline void addArrayOpNodes(G& o, Variable* x, Variable* v, std::vector<Variable
     outs.push_back(o.ap(makeBartlett(), {i64(5)}));                                           // Bartlett
     outs.push_back(o.ap(makeConvolve1d(), {v, d, o.sc(1, DType::Bool)}));                     // Convolve1d
     outs.push_back(o.ap(makePad("reflect", "even"), {x, i64(1)}));                            // Pad
+    Node* ur = o.node(makeUnravelIndex("F"), {ivec({0, 5, 11}), ivec({3, 4})});               // UnravelIndex
+    outs.push_back(o.ap(makeRavelMultiIndex({"clip", "wrap"}), {ur->output(0), ur->output(1), ivec({3, 4})}));  // RavelMultiIndex
 }
 
 } // namespace tl::golden

@@ -6,7 +6,8 @@
 // are linear in an input (ExtractDiag, Repeat, FillDiagonal, PermuteRowElements,
 // Choose, Convolve1d) and zero tangents for outputs that are integers or do not
 // depend on the inputs' values (Eye, Tri, Bartlett, ArgSortOp, SearchsortedOp,
-// Nonzero). SortOp and Unique have none, as in PyTensor.
+// Nonzero, RavelMultiIndex, UnravelIndex: integer index arithmetic). SortOp and
+// Unique have none, as in PyTensor.
 #include "builder/rop/OpRop.h"
 
 #include "builder/Indexing.h"
@@ -96,7 +97,9 @@ RopRule arrayOpsRopRule(OpKind kind) {
     case OpKind::Bartlett:
     case OpKind::ArgSort:
     case OpKind::Searchsorted:
-    case OpKind::Nonzero: return &noTangent;
+    case OpKind::Nonzero:
+    case OpKind::RavelMultiIndex:
+    case OpKind::UnravelIndex: return &noTangent;
     case OpKind::Split:
     case OpKind::AllocDiag:
     case OpKind::ExtractDiag:
