@@ -23,11 +23,7 @@ namespace {
 // rewriteAndCompare's random inputs hold integers in [0, 5]: every indexed axis below has
 // at least 6 elements, so the indices stay in range.
 
-Pipeline inplacePhase(std::unique_ptr<GraphPass> pass) {
-    std::vector<std::unique_ptr<GraphPass>> p;
-    p.push_back(std::move(pass));
-    return singlePhase("inplace", std::move(p));
-}
+Pipeline inplacePhase(std::unique_ptr<GraphPass> pass) { return singlePass("inplace", std::move(pass)); }
 
 std::string reasonOf(const RewriteOutcome& r, const std::string& rewrite) {
     for (const auto& [step, list] : r.trace.failures())

@@ -20,12 +20,6 @@ using namespace tl::test;
 
 namespace {
 
-Pipeline onePass(std::unique_ptr<GraphPass> pass) {
-    std::vector<std::unique_ptr<GraphPass>> passes;
-    passes.push_back(std::move(pass));
-    return singlePhase("under_test", std::move(passes));
-}
-
 // exp applied to `v`, overwriting it when `inPlace`.
 Var expOf(GraphBuilder& b, Var v, bool inPlace) {
     return b.apply1(makeElemwise(ScalarOpCode::Exp, DType::Float64, inPlace ? InplacePattern{{0, 0}} : InplacePattern{}), {v});
@@ -85,7 +79,7 @@ private slots:
     // Fused, -x is computed once but given to the overwriter as an output of its own.
     void fusionGivesAnOverwrittenValueItsOwnOutput() {
         for (bool inPlace : {false, true}) {
-            RewriteOutcome out = rewriteAndCompare(*siblingComposites(inPlace), onePass(makeElemwiseFusion()));
+            RewriteOutcome out = rewriteAndCompare(*siblingComposites(inPlace), singlePass("fusion", makeElemwiseFusion()));
             QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
             QCOMPARE(out.stepsOf("elemwise_fusion"), 1);
             QVERIFY(out.after->validate().empty());
@@ -96,10 +90,10 @@ private slots:
     }
 
     void scanMergeKeepsAReaderOfAnOverwrittenValueApart() {
-        RewriteOutcome merged = rewriteAndCompare(*loopsAroundAnOverwrite(false), onePass(makeScanMergePass()));
+        RewriteOutcome merged = rewriteAndCompare(*loopsAroundAnOverwrite(false), singlePass("scan_merge", makeScanMergePass()));
         QVERIFY2(merged.mismatch.empty(), merged.mismatch.c_str());
         QCOMPARE(countOps(*merged.after, OpKind::Scan), 1);
-        RewriteOutcome apart = rewriteAndCompare(*loopsAroundAnOverwrite(true), onePass(makeScanMergePass()));
+        RewriteOutcome apart = rewriteAndCompare(*loopsAroundAnOverwrite(true), singlePass("scan_merge", makeScanMergePass()));
         QVERIFY2(apart.mismatch.empty(), apart.mismatch.c_str());
         QCOMPARE(countOps(*apart.after, OpKind::Scan), 2);
         QVERIFY(apart.after->validate().empty());

@@ -29,6 +29,12 @@ Pipeline singlePhase(std::string phase, std::vector<std::unique_ptr<GraphPass>> 
     return p;
 }
 
+Pipeline singlePass(std::string phase, std::unique_ptr<GraphPass> pass) {
+    std::vector<std::unique_ptr<GraphPass>> passes;
+    passes.push_back(std::move(pass));
+    return singlePhase(std::move(phase), std::move(passes));
+}
+
 Pipeline singleRewrite(const NodeRewrite& rewrite) {
     std::vector<std::unique_ptr<GraphPass>> passes;
     passes.push_back(std::make_unique<EquilibriumDriver>(std::string(rewrite.name()) + "_driver",

@@ -28,6 +28,8 @@ PipelineOptions bufferMode(bool exact);
 
 /// A pipeline with one phase holding these passes.
 Pipeline singlePhase(std::string phase, std::vector<std::unique_ptr<GraphPass>> passes);
+/// A pipeline with one phase holding one pass.
+Pipeline singlePass(std::string phase, std::unique_ptr<GraphPass> pass);
 /// A pipeline with one phase running one node rewrite to a fixpoint.
 Pipeline singleRewrite(const NodeRewrite& rewrite);
 
