@@ -266,6 +266,19 @@ private slots:
         }
     }
 
+    // Buffers changing in different ways: the first is spelled out, the rest counted,
+    // and the tooltip has every one.
+    void severalBufferChangesStayShort() {
+        TraceStep s;
+        s.rewrite = "scan_save_mem";
+        s.attributes.push_back({1, "buffer_shape", "(11, 3)", "(2, 3)", ""});
+        s.attributes.push_back({1, "buffer_shape", "(11, 2)", "(3, 2)", ""});
+        s.attributes.push_back({1, "buffer_shape", "(11, 2)", "(3, 2)", ""});
+        QCOMPARE(stepChangeSummary(s), QString("(11, 3)\u2192(2, 3) +2 more"));
+        const QString tip = stepChangeDescription(s);
+        QVERIFY2(tip.contains("(11, 3) \u2192 (2, 3)") && tip.contains("(11, 2) \u2192 (3, 2)"), qPrintable(tip));
+    }
+
     void longRunsOfOneRewriteAreGrouped() {
         MainWindow w;
         w.resize(1500, 950);

@@ -55,7 +55,16 @@ QString stepChangeSummary(const TraceStep& s) {
         } else if (a.key == "merged_state") merged = true;
         else if (a.key == "inner_graph") body = true;
     }
-    for (const QString& t : order) parts << (shapes[t] > 1 ? QString("%1 \u00d7%2").arg(t).arg(shapes[t]) : t);
+    // The first change is spelled out and the others counted (the tooltip lists each):
+    // a loop with several states would otherwise widen the column until the rewrite's
+    // name, which gives way, had no room left.
+    if (!order.empty()) {
+        const QString& first = order.front();
+        parts << (shapes[first] > 1 ? QString("%1 \u00d7%2").arg(first).arg(shapes[first]) : first);
+        int others = 0;
+        for (const auto& [t, n] : shapes) others += t == first ? 0 : n;
+        if (others) parts << QString("+%1 more").arg(others);
+    }
     if (merged) parts << "merged";
     if (body) parts << "body";
     return parts.join(" ");
