@@ -133,6 +133,25 @@ bool overwrittenInPlace(const Variable& v, const Node* except) {
     return false;
 }
 
+std::unordered_set<const Variable*> overwrittenValues(const Graph& g) {
+    std::unordered_set<const Variable*> out;
+    for (const Node* n : g.nodes())
+        for (const auto& [o, ins] : n->op().destroyMap())
+            for (int i : ins) {
+                // The destroyed value and every value it is a view of, up to the storage's owner.
+                const Variable* v = i < n->numInputs() ? n->input(i) : nullptr;
+                for (int guard = 0; v && guard < 4096 && out.insert(v).second; ++guard) {
+                    const Node* p = v->owner();
+                    const Variable* up = nullptr;
+                    if (p)
+                        if (auto it = p->op().viewMap().find(v->outputIndex()); it != p->op().viewMap().end() && !it->second.empty())
+                            up = p->input(it->second.front());
+                    v = up;
+                }
+            }
+    return out;
+}
+
 const Variable* aliasRoot(const Variable& v) {
     const Variable* cur = &v;
     // Iterative: long view chains must not recurse.

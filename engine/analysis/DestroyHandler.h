@@ -6,6 +6,7 @@
 #include "ops/ScanInfo.h"
 
 #include <optional>
+#include <unordered_set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,10 @@ const Variable* aliasRoot(const Variable& v);
 /// node that also depends on the overwriter, check it first: PyTensor's compiled
 /// graphs, which tensorlens also rewrites, come with such readers.
 bool overwrittenInPlace(const Variable& v, const Node* except = nullptr);
+/// Every value of `g` that overwrittenInPlace would answer true for (no exception), in
+/// one pass over the destroyers and their view chains: for a pass asking about many
+/// values, some of them read by thousands of nodes (a loop count every loop reads).
+std::unordered_set<const Variable*> overwrittenValues(const Graph& g);
 
 /// Problems that make the graph's destruction unsafe: a constant, a graph input or a
 /// graph output destroyed; two destroyers of one value; a destroyer that reads the

@@ -140,6 +140,7 @@ public:
         // two groups would form by each reading the other. The sweep is linear in the
         // graph; each group is then built once (k loops: one copy of each loop body).
         const Graph& g = rw.graph();
+        m_overwritten = overwrittenValues(g);
         std::vector<int> below(g.numNodes(), 0);
         std::vector<std::vector<Node*>> groups;
         std::unordered_map<StepsKey, std::vector<int>, StepsKeyHash> groupsBySteps;
@@ -162,11 +163,12 @@ public:
     }
 
 private:
+    std::unordered_set<const Variable*> m_overwritten;  // values some node overwrites in place, for this run
     // The group `n` joins or starts; `need`: the lowest group number it may join.
     int placeLoop(Rewriter& rw, Node& n, int need, std::vector<std::vector<Node*>>& groups,
                   std::unordered_map<StepsKey, std::vector<int>, StepsKeyHash>& groupsBySteps) const {
         const int fresh = static_cast<int>(groups.size());
-        if (std::string why = whyAlone(n); !why.empty()) {
+        if (std::string why = whyAlone(n, m_overwritten); !why.empty()) {
             rw.notifyMatchFailure(name(), n, [&] { return why; });
             groups.push_back({&n});
             return fresh;
@@ -209,14 +211,14 @@ private:
         return "it reads a result of a loop merged after " + groups[refused].front()->label();
     }
 
-    static std::string whyAlone(const Node& n) {
+    static std::string whyAlone(const Node& n, const std::unordered_set<const Variable*>& overwritten) {
         const ScanOp& s = scanOf(n);
         if (s.info().asWhile) return "a while loop (its stopping condition would stop the other loop too)";
         if (!s.inplaceStates().empty()) return "an inplace loop (merging happens before buffers are made inplace)";
         // Its readers must run before the overwriter; merged, it would also wait for what
         // the other loop reads, which may come after the overwriter.
         for (int i = 0; i < n.numInputs(); ++i)
-            if (overwrittenInPlace(*n.input(i), &n))
+            if (overwritten.count(n.input(i)))
                 return "it reads outer input " + std::to_string(i) + ", which another node overwrites in place";
         return {};
     }
