@@ -143,9 +143,11 @@ std::unordered_set<const Variable*> overwrittenValues(const Graph& g) {
                 for (int guard = 0; v && guard < 4096 && out.insert(v).second; ++guard) {
                     const Node* p = v->owner();
                     const Variable* up = nullptr;
-                    if (p)
-                        if (auto it = p->op().viewMap().find(v->outputIndex()); it != p->op().viewMap().end() && !it->second.empty())
+                    if (p) {
+                        const AliasMap views = p->op().viewMap();  // by value: one map for find and end
+                        if (auto it = views.find(v->outputIndex()); it != views.end() && !it->second.empty())
                             up = p->input(it->second.front());
+                    }
                     v = up;
                 }
             }
