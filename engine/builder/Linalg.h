@@ -54,6 +54,8 @@ Var pinv(Var a, bool hermitian = false);
 std::vector<Var> qr(Var a, const std::string& mode = "full", bool pivoting = false);
 std::vector<Var> lstsq(Var a, Var b, double rcond = -1.0);
 Var expm(Var a);
+/// The gradient wrt a of expm(a) given its output's gradient g (ExpmGrad).
+Var expmGrad(Var a, Var g);
 /// Discrete Lyapunov equation A X A^T - X = -Q, SciPy's bilinear method.
 Var solveDiscreteLyapunov(Var a, Var q);
 Var blockDiag(const std::vector<Var>& matrices);

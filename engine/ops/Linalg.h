@@ -43,6 +43,8 @@ OpPtr makeEighGrad(const std::string& uplo = "L");
 /// EigvalshGrad(a, b, gw): the gradients (ga, gb) of Eigvalsh{lower}(a, b).
 OpPtr makeEigvalshGrad(bool lower = true);
 OpPtr makeExpm();
+/// ExpmGrad(A, gA): the gradient wrt A of Expm(A), gA the gradient of its output.
+OpPtr makeExpmGrad();
 OpPtr makeBilinearSolveDiscreteLyapunov();
 OpPtr makeBlockDiagonal(int nInputs);
 /// np.kron of two arrays of equal rank (the builder pads the lower-rank one).

@@ -29,6 +29,7 @@ bool isLinalgKind(OpKind kind) {
     case OpKind::MatrixPinv:
     case OpKind::Lstsq:
     case OpKind::Expm:
+    case OpKind::ExpmGrad:
     case OpKind::BilinearSolveDiscreteLyapunov:
     case OpKind::BlockDiagonal:
     case OpKind::KroneckerProduct: return true;
