@@ -46,7 +46,9 @@ public:
     using CoreRunner = std::function<void(const Op& core, std::span<const NDArray>, std::span<NDArray>)>;
     void performWith(std::span<const NDArray> inputs, std::span<NDArray> outputs, const CoreRunner& runCore) const;
     AliasMap destroyMap() const override { return m_core->destroyMap(); }
-    AliasMap viewMap() const override { return m_core->viewMap(); }
+    /// Never a view, even of a view core op (Blockwise{Subtensor{i}}): the batch is
+    /// written into an output of its own, as PyTensor's Blockwise, which has no view_map.
+    AliasMap viewMap() const override { return {}; }
     nlohmann::json params() const override;
     std::shared_ptr<const Graph> innerGraph() const override { return m_core->innerGraph(); }
 

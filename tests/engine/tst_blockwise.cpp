@@ -11,7 +11,9 @@
 #include "builder/Scan.h"
 #include "exec/Executor.h"
 #include "ops/Blockwise.h"
+#include "ops/DimShuffle.h"
 #include "ops/Dot.h"
+#include "ops/Elemwise.h"
 #include "ops/Linalg.h"
 #include "ops/Reduce.h"
 
@@ -177,6 +179,26 @@ private slots:
                                          NDArray::fromVector(DType::Float64, {3}, {0.5, 2, 3})};
         const NDArray out = runGraph(*g, in).outputs.at(0);
         TL_COMPARE_REF(out, NDArray::fromVector(DType::Float64, {3, 4}, {1, 0.5, 0.25, 0.125, 1, 2, 4, 8, 1, 3, 9, 27}), 0);
+    }
+
+    // A view core op (PyTensor batches Subtensor{i} so in the gradient of interp) makes
+    // no view: the batch gets its own output, so overwriting it in place leaves the
+    // input alone and the graph is valid while the input is read elsewhere.
+    void viewCoreMakesNoView() {
+        OpPtr column = makeBlockwise(makeDimShuffle(2, {1, 0}), "(m,n)->(n,m)");
+        QVERIFY(makeDimShuffle(2, {1, 0})->viewMap() == (AliasMap{{0, {0}}}));
+        QVERIFY(column->viewMap().empty());
+        GraphBuilder b;
+        Var x = b.input("x", DType::Float64, {2, 2, 3});
+        Var t = b.apply1(column, {x});
+        Var doubled = b.apply1(static_cast<const Elemwise&>(*makeElemwise(ScalarOpCode::Add)).withInplace({{0, 0}}), {t, t});
+        auto g = b.finish({doubled, x});
+        QVERIFY2(g->validate().empty(), g->validate().empty() ? "" : g->validate()[0].c_str());
+        const NDArray xs = iota(DType::Float64, {2, 2, 3});
+        const auto out = runGraph(*g, std::vector<NDArray>{xs}).outputs;
+        TL_COMPARE_REF(out.at(1), iota(DType::Float64, {2, 2, 3}), 0);
+        QCOMPARE(out.at(0).shape(), (Shape{2, 3, 2}));
+        QCOMPARE(out.at(0).flatGet(1), 6.0);  // 2 * x[0, 1, 0]
     }
 
     // overwrite_b: the batch is solved into b's own memory when it fits.
