@@ -295,6 +295,13 @@ class _Writer:
             return name, {"dtype": str(op.dtype)}, None
         if name == "Assert":
             return "Assert", {"msg": str(op.msg)}, None
+        mro = [c.__name__ for c in type(op).__mro__]
+        if "CheckAndRaise" in mro:  # PyMC's CheckParameterValue among them
+            return "CheckAndRaise", {"exc_type": op.exc_type.__name__, "msg": str(op.msg)}, None
+        if "ViewOp" in mro:  # ZeroGrad, DisconnectedGrad, GradClip, GradScale, OutputGuard
+            return "ViewOp", {"name": name}, None
+        if name == "Print":
+            return "Print", {"message": str(op.message), "attrs": [str(a) for a in op.attrs]}, None
         if name == "Scan":
             return self._scan(op)
         return None

@@ -8,6 +8,7 @@
 #include "ops/Alloc.h"
 #include "ops/Argmax.h"
 #include "ops/Assert.h"
+#include "ops/PassThrough.h"
 #include "ops/CumOp.h"
 #include "ops/DeepCopy.h"
 #include "ops/DimShuffle.h"
@@ -282,6 +283,15 @@ OpPtr build(std::string_view base, std::optional<std::string_view> params, const
     if (full == "DeepCopyOp") return makeDeepCopy();
     if (base == "Assert" && braces && p.substr(0, 5) == "msg='" && p.size() >= 6 && p.back() == '\'')
         return makeAssert(std::string(p.substr(5, p.size() - 6)));
+    if (base == "CheckAndRaise" && braces && p.substr(0, 7) == "raises=") {
+        // "raises=ValueError, msg='...'" (a message over 30 characters is cut in the print).
+        const size_t comma = p.find(", msg='");
+        if (comma == std::string_view::npos || p.back() != '\'' || comma <= 7) return nullptr;
+        return makeCheckAndRaise(std::string(p.substr(7, comma - 7)), std::string(p.substr(comma + 7, p.size() - comma - 8)));
+    }
+    if (!braces && (full == "ViewOp" || full == "ZeroGrad" || full == "DisconnectedGrad" || full == "GradClip" ||
+                    full == "GradScale" || full == "OutputGuard" || full == "UndefinedGrad"))
+        return makeViewOp(std::string(full));
     if (full == "ScalarFromTensor") return makeScalarFromTensor();
     if (full == "TensorFromScalar") return makeTensorFromScalar();
     // Products, BLAS and linear algebra (DPrintImportLinalg.cpp).

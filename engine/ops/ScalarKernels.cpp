@@ -264,7 +264,8 @@ BlockFn scalarBlockKernel(ScalarOpCode code, DType compute) {
     case C::Invert: return pick<FInvert, 1, A::Discrete>(compute);
     case C::Switch:
         return dispatchDType(compute, [](auto t) -> BlockFn { return &switchLoop<decltype(t)>; });
-    case C::Identity: return pick<FIdentity, 1, A::Any>(compute);
+    case C::Identity:
+    case C::Real: return pick<FIdentity, 1, A::Any>(compute);
     case C::Cast: return nullptr;
     case C::Sign: return pick<FSign, 1, A::Any>(compute);
     case C::Floor: return pick<FFloor, 1, A::Float>(compute);

@@ -106,7 +106,8 @@ DType scalarOutputDType(ScalarOpCode code, std::span<const DType> ins, DType cas
         return ins[0];
     case C::Abs:
     case C::Sqr:
-    case C::Identity: return ins[0];
+    case C::Identity:
+    case C::Real: return ins[0];
     case C::Exp:
     case C::Log:
     case C::Log1p:

@@ -20,6 +20,7 @@
 #include "analysis/DestroyChecker.h"
 #include "exec/ExecContext.h"
 #include "exec/Executor.h"
+#include "ops/Assert.h"
 #include "ops/Blockwise.h"
 #include "rewrite/Rewrites.h"
 
@@ -97,7 +98,7 @@ public:
         for (int k = 0; k < kNumOpKinds; ++k) {
             const auto kind = static_cast<OpKind>(k);
             if (kind == OpKind::AllocEmpty || kind == OpKind::Scan || kind == OpKind::Opaque ||
-                kind == OpKind::DeepCopy)
+                kind == OpKind::DeepCopy || kind == OpKind::Print)  // Print runs for its output
                 continue;
             kinds.push_back(kind);
         }
@@ -123,7 +124,7 @@ public:
                                     });
         std::string why;
         if (node.op().kind() == OpKind::Alloc && !allocFoldable(node, why)) return MatchResult::fail(options, [&] { return std::string(why); });
-        if (node.op().kind() == OpKind::Assert)
+        if (isAssertKind(node.op().kind()))
             for (int i = 1; i < node.numInputs(); ++i)
                 if (node.input(i)->constantValue().size() != 1 || node.input(i)->constantValue().item() == 0.0)
                     return MatchResult::fail(options, [&] { return std::string("condition " + std::to_string(i) + " is not a constant true"); });

@@ -24,14 +24,14 @@ std::unique_ptr<GraphPass> makeShapeDriver() {
 std::unique_ptr<GraphPass> makeUselessDriver() {
     return driver("useless", {"fast_run", "fast_compile", "useless"},
                   {&localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
-                   &localUselessElemwise(), &localUselessAlloc(), &localRemoveUselessAssert(), &shapeIOfStaticDim(),
-                   &localSubtensorMakeVector()});
+                   &localUselessElemwise(), &localUselessAlloc(), &localRemoveUselessAssert(), &localViewOp(),
+                   &shapeIOfStaticDim(), &localSubtensorMakeVector()});
 }
 
 std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
     return driver("canonicalize", {"fast_run", "fast_compile", "canonicalize"},
                   {&constantFolding(), &localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
-                   &localUselessElemwise(), &localUselessAlloc(), &shapeOfStaticShape(), &shapeIOfStaticDim(),
+                   &localUselessElemwise(), &localUselessAlloc(), &localViewOp(), &shapeOfStaticShape(), &shapeIOfStaticDim(),
                    &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localDimshuffleLift(), &localAddCanonizer(),
                    &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localUpcastElemwiseConstantInputs()});
 }

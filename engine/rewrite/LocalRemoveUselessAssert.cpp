@@ -3,6 +3,7 @@
 //   Assert(x, True, c)   -> Assert(x, c)
 //   Assert(x, True)      -> x
 // A constant false condition stays (the run must still fail), as does a variable one.
+// CheckAndRaise, of which Assert is the AssertionError case, likewise.
 #include "ops/Assert.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
@@ -19,7 +20,7 @@ class LocalRemoveUselessAssert final : public NodeRewrite {
 public:
     std::string_view name() const override { return "local_remove_useless_assert"; }
     std::vector<std::string> tags() const override { return {"fast_run", "useless", "specialize"}; }
-    std::vector<OpKind> rootKinds() const override { return {OpKind::Assert}; }
+    std::vector<OpKind> rootKinds() const override { return {OpKind::Assert, OpKind::CheckAndRaise}; }
 
     MatchResult match(const Node& node, const RewriteOptions&) const override {
         auto m = std::make_unique<AssertMatch>();

@@ -33,6 +33,8 @@ const NodeRewrite& localUselessSlice();
 const NodeRewrite& localUselessElemwise();
 const NodeRewrite& localUselessAlloc();
 const NodeRewrite& localRemoveUselessAssert();
+/// local_view_op: ViewOp(x) (ZeroGrad, GradScale, ...) -> x.
+const NodeRewrite& localViewOp();
 /// Canonicalize phase.
 const NodeRewrite& localDimshuffleLift();
 const NodeRewrite& localAddCanonizer();

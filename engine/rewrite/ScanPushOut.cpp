@@ -17,7 +17,9 @@ bool isMovableOp(const Op& op) {
     case OpKind::Opaque:
     case OpKind::AllocEmpty:
     case OpKind::DeepCopy:
-    case OpKind::Assert: return false;
+    case OpKind::Assert:
+    case OpKind::CheckAndRaise:
+    case OpKind::Print: return false;
     default: return op.destroyMap().empty();
     }
 }

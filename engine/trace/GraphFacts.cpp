@@ -74,7 +74,8 @@ OpFamily opFamily(const Op& op) {
     case OpKind::Ger:
     case OpKind::CGer:
     case OpKind::BatchedDot: return OpFamily::Reduction;
-    case OpKind::Assert: return OpFamily::Check;
+    case OpKind::Assert:
+    case OpKind::CheckAndRaise: return OpFamily::Check;
     case OpKind::Scalar: return OpFamily::Scalar;
     case OpKind::Opaque: return OpFamily::Other;
     default: break;

@@ -4,6 +4,7 @@
 #include "DPrintGoldenGraphs.h"
 
 #include "ops/ARange.h"
+#include "ops/Assert.h"
 #include "ops/Bartlett.h"
 #include "ops/Choose.h"
 #include "ops/Convolve1d.h"
@@ -12,6 +13,7 @@
 #include "ops/FillDiagonal.h"
 #include "ops/Nonzero.h"
 #include "ops/Pad.h"
+#include "ops/PassThrough.h"
 #include "ops/PermuteRowElements.h"
 #include "ops/RavelMultiIndex.h"
 #include "ops/Repeat.h"
@@ -56,6 +58,9 @@ inline void addArrayOpNodes(G& o, Variable* x, Variable* v, std::vector<Variable
     outs.push_back(o.ap(makePad("reflect", "even"), {x, i64(1)}));                            // Pad
     Node* ur = o.node(makeUnravelIndex("F"), {ivec({0, 5, 11}), ivec({3, 4})});               // UnravelIndex
     outs.push_back(o.ap(makeRavelMultiIndex({"clip", "wrap"}), {ur->output(0), ur->output(1), ivec({3, 4})}));  // RavelMultiIndex
+    outs.push_back(o.ap(makeCheckAndRaise("ParameterValueError", "sigma > 0"), {x, o.sc(1, DType::Bool)}));  // CheckAndRaise
+    outs.push_back(o.ap(makeViewOp("ZeroGrad"), {x}));                                        // ViewOp
+    outs.push_back(o.ap(makePrint("x", {"shape"}), {x}));                                     // Print
 }
 
 } // namespace tl::golden

@@ -43,6 +43,7 @@ inline std::vector<Variable*> linalgOpKinds(G& o) {
     out.push_back(o.ap(makeMatrixPinv(), {a}));                                       // MatrixPinv
     out.push_back(o.ap(makeLstsq(), {a, b, o.c(-1.0, DType::Float64)}));              // Lstsq
     out.push_back(o.ap(makeExpm(), {a}));                                             // Expm
+    out.push_back(o.ap(makeExpmGrad(), {a, a}));                                      // ExpmGrad
     out.push_back(o.ap(makeBilinearSolveDiscreteLyapunov(), {a, a}));                 // BilinearSolveDiscreteLyapunov
     out.push_back(o.ap(makeBlockDiagonal(2), {a, a}));                                // BlockDiagonal
     out.push_back(o.ap(makeKroneckerProduct(), {a, a}));                              // KroneckerProduct

@@ -94,6 +94,9 @@ RopRule arrayRopRule(OpKind kind) {
     case OpKind::ScalarFromTensor:
     case OpKind::TensorFromScalar: return &sameOpOnFirstTangent;
     case OpKind::Assert:
+    case OpKind::CheckAndRaise:
+    case OpKind::ViewOp:
+    case OpKind::Print:
     case OpKind::DeepCopy: return &passThrough;
     case OpKind::Shape:
     case OpKind::ShapeI:

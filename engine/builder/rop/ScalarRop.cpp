@@ -108,7 +108,8 @@ Var scalarOpRop(ScalarOpCode code, DType castTo, const std::vector<Var>& x, cons
     case C::Switch:
         if (!has(1) && !has(2)) return {};
         return switch_(x[0], orZero(1), orZero(2));
-    case C::Identity: return t[0];
+    case C::Identity:
+    case C::Real: return t[0];
     case C::Cast: return has(0) ? cast(t[0], castTo) : Var();
     case C::Reciprocal: return -(sqr(y) * t[0]);
     case C::Erf: return (constantLike(y, kTwoOverSqrtPi) * exp(-sqr(x[0]))) * t[0];
