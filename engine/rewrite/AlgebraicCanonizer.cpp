@@ -220,10 +220,13 @@ public:
         if (!isFloat(out.dtype) && m_f.main == ScalarOpCode::Mul && !denumct.empty())
             return MatchResult::fail("integer constants in a denominator");
         m->constant = calculate(m_f, numct, denumct, out.dtype);
-        // PyTensor's trick: one constant, already first with this value -> nothing to do.
+        // PyTensor's trick: one constant, already first with this value and the output's
+        // dtype -> nothing to do. A constant of another dtype is rebuilt in the output's
+        // (values_eq compares dtypes), so 1 - s and 1.0 - s become one node after merge.
         bool sameLists = !cancelled && numct.empty() && denumct.empty();
         if (!cancelled && numct.size() == 1 && denumct.empty() && m->constant && !t.num.empty()) {
-            if (auto first = rw::uniqueValue(*t.num.front()); first && sameValue(*first, *m->constant, out.dtype)) {
+            if (auto first = rw::uniqueValue(*t.num.front());
+                first && first->dtype() == out.dtype && sameValue(*first, *m->constant, out.dtype)) {
                 sameLists = true;
                 m->num.insert(m->num.begin(), t.num.front());
                 m->constant.reset();

@@ -33,12 +33,23 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                   {&constantFolding(), &localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
                    &localUselessElemwise(), &localUselessAlloc(), &localViewOp(), &shapeOfStaticShape(), &shapeIOfStaticDim(),
                    &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localDimshuffleLift(), &localAddCanonizer(),
-                   &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localUpcastElemwiseConstantInputs()});
+                   &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localUpcastElemwiseConstantInputs(),
+                   &localExpm1(), &localNegToMul()});
+}
+
+// PyTensor's stabilize (position 1.5, between canonicalize and the loop rewrites):
+// forms that keep digits or stay finite where the naive formula loses them.
+std::unique_ptr<GraphPass> makeStabilizeDriver() {
+    return driver("stabilize", {"fast_run", "stabilize"},
+                  {&constantFolding(), &localExpm1(), &localLog1p(), &logSigmToSoftplus(), &log1mSigmToSoftplus(),
+                   &localLog1pPlusminusExp(), &localLogsoftmax(), &localLogSumExp(), &localLogErfc(), &localUselessElemwise(),
+                   &localDimshuffleLift()});
 }
 
 std::unique_ptr<GraphPass> makeSpecializeDriver() {
     return driver("specialize", {"fast_run", "specialize"},
                   {&constantFolding(), &localPowSpecialize(), &localPowToNestedSquaring(), &localMulSpecialize(), &localMulSwitchSink(), &localAddRemoveZeros(),
+                   &localExpm1(), &localLog1p(), &localLogSumExp(), &localLogErfc(),
                    &localUselessElemwise(), &localUselessSpecifyShape(), &localUselessUnbroadcast(),
                    &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &localTrackShapeI(), &localSubtensorMakeVector(), &localReplaceAdvancedSubtensor(), &localAdvancedIncSubtensorToAdvancedIncSubtensor1()});

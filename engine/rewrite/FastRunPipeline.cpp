@@ -29,7 +29,9 @@ Pipeline Pipeline::fastRun() {
     p.addPhase("shape", passList(makeShapeDriver()));
     p.addPhase("useless", passList(makeUselessDriver()));
     p.addPhase("canonicalize", passList(makeCanonicalizeDriver(), makeMergePass(),  // merge: PyTensor's merge1.2
-                                        makeScanInnerRewrites(InnerRewriteStage::Early)));  // last: steps merged too
+                                        makeScanInnerRewrites(InnerRewriteStage::Early)),  // last: steps merged too
+               1);  // what the merge makes one can cancel (x * s / s once both s are the same node)
+    p.addPhase("stabilize", passList(makeStabilizeDriver()));
     p.addPhase("scan_pushout", passList(std::make_unique<EquilibriumDriver>(
         "scan_pushout", std::vector<std::string>{"fast_run", "scan"},
         std::vector<const NodeRewrite*>{&scanRemoveUnusedInputs(), &scanPushOutNonSeq(), &scanPushOutSeq()})));
@@ -60,7 +62,8 @@ Pipeline Pipeline::fastRun() {
 Pipeline Pipeline::innerGraph() {
     Pipeline p;
     p.addPhase("merge", passList(makeMergePass()));
-    p.addPhase("canonicalize", passList(makeCanonicalizeDriver(), makeMergePass()));
+    p.addPhase("canonicalize", passList(makeCanonicalizeDriver(), makeMergePass()), 1);
+    p.addPhase("stabilize", passList(makeStabilizeDriver()));  // loop bodies are compiled in FAST_RUN too
     p.addPhase("fusion", passList(makeElemwiseFusion(), makeCareduceFusionDriver(),
                                   makeScanInnerRewrites(InnerRewriteStage::Late)));  // nested loops
     return p;

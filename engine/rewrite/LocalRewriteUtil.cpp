@@ -156,6 +156,11 @@ std::optional<ScalarOpCode> plainElemwiseCode(const Node& node) {
     return e.scalarOp();
 }
 
+Node* elemwiseOwner(const Variable& v, ScalarOpCode code) {
+    Node* n = v.owner();
+    return n && plainElemwiseCode(*n) == code ? n : nullptr;
+}
+
 std::optional<int> zeroBranchOfSwitch(const Node& node) {
     if (plainElemwiseCode(node) != ScalarOpCode::Switch) return std::nullopt;
     for (int branch = 0; branch < 2; ++branch)

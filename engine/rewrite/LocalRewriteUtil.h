@@ -54,6 +54,8 @@ bool sameBroadcastPattern(const Type& a, const Type& b);
 
 /// The Elemwise scalar op of a node (nullopt for other ops, Composites and inplace Elemwise).
 std::optional<ScalarOpCode> plainElemwiseCode(const Node& node);
+/// The node computing `v` when it is a plain Elemwise `code`; null otherwise.
+Node* elemwiseOwner(const Variable& v, ScalarOpCode code);
 
 /// For a plain `switch(cond, a, b)` node: 0 when `a` is a constant 0, else 1 when `b`
 /// is (the branch the switch sinks keep); nullopt for any other node.

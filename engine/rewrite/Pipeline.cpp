@@ -6,6 +6,7 @@
 #include "trace/TraceRecorder.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace tl {
 
@@ -20,8 +21,9 @@ bool isEnabled(std::string_view name, const std::vector<std::string>& tags, cons
     return std::any_of(tags.begin(), tags.end(), [&](const std::string& t) { return options.include.count(t) > 0; });
 }
 
-void Pipeline::addPhase(std::string name, std::vector<std::unique_ptr<GraphPass>> passes) {
-    m_phases.push_back(PipelinePhase{std::move(name), std::move(passes)});
+void Pipeline::addPhase(std::string name, std::vector<std::unique_ptr<GraphPass>> passes, int settleAfter) {
+    if (settleAfter >= static_cast<int>(passes.size())) throw std::invalid_argument("phase " + name + ": no pass " + std::to_string(settleAfter));
+    m_phases.push_back(PipelinePhase{std::move(name), std::move(passes), settleAfter});
 }
 
 std::vector<RewriteDescription> Pipeline::describe() const {
@@ -80,9 +82,11 @@ void Pipeline::run(Graph& graph, const PipelineOptions& options, Trace* trace) c
         for (const std::string& e : options.exclude) ex += (ex.empty() ? "" : ",") + e;
         trace->settings()["exclude"] = ex;
     }
+    constexpr int kSettleRounds = 4;
     for (const PipelinePhase& phase : m_phases) {
         if (recorder) recorder->setPhase(phase.name);
-        for (const auto& pass : phase.passes) {
+        for (size_t i = 0, round = 0; i < phase.passes.size(); ++i) {
+            const auto& pass = phase.passes[i];
             if (!isEnabled(pass->name(), pass->tags(), options)) continue;
             if (auto* driver = dynamic_cast<EquilibriumDriver*>(pass.get())) {
                 std::vector<const NodeRewrite*> enabled;
@@ -104,6 +108,7 @@ void Pipeline::run(Graph& graph, const PipelineOptions& options, Trace* trace) c
                 throw PipelineError("pass " + std::string(pass->name()) + " recorded steps but reported no change");
             if (changed && options.validate) validateAfter(graph, phase.name, pass->name(), options.mutableInputs);
             if (options.onPass) options.onPass(phase.name, pass->name(), changed);
+            if (changed && static_cast<int>(i) == phase.settleAfter && ++round < kSettleRounds) i = static_cast<size_t>(-1);  // again from pass 0
         }
     }
 }

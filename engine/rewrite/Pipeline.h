@@ -39,6 +39,10 @@ struct PipelineError : std::runtime_error {
 struct PipelinePhase {
     std::string name;
     std::vector<std::unique_ptr<GraphPass>> passes;
+    /// When >= 0: passes 0..settleAfter run again while pass settleAfter changed the
+    /// graph (a merge that makes two nodes one can let the rewrites before it fire
+    /// again, as PyTensor's merge inside canonicalize's equilibrium); a few rounds at most.
+    int settleAfter = -1;
 };
 
 /// A rewrite or pass as listed for users (CLI --list, GUI exclusion list).
@@ -56,7 +60,7 @@ public:
     /// The pipeline run inside Scan loop bodies (merge, canonicalize, fusion).
     static Pipeline innerGraph();
 
-    void addPhase(std::string name, std::vector<std::unique_ptr<GraphPass>> passes);
+    void addPhase(std::string name, std::vector<std::unique_ptr<GraphPass>> passes, int settleAfter = -1);
     const std::vector<PipelinePhase>& phases() const { return m_phases; }
     std::vector<RewriteDescription> describe() const;
 

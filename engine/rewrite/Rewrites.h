@@ -35,11 +35,30 @@ const NodeRewrite& localUselessAlloc();
 const NodeRewrite& localRemoveUselessAssert();
 /// local_view_op: ViewOp(x) (ZeroGrad, GradScale, ...) -> x.
 const NodeRewrite& localViewOp();
+/// Stabilize phase (local_expm1 also in canonicalize and specialize, local_log1p in specialize).
+/// local_expm1: exp(a) - 1 -> expm1(a).
+const NodeRewrite& localExpm1();
+/// local_log1p: log(1 + x) -> log1p(x), log(1 - x) -> log1p(-x).
+const NodeRewrite& localLog1p();
+/// logsigm_to_softplus: log(sigmoid(x)) -> -softplus(-x).
+const NodeRewrite& logSigmToSoftplus();
+/// log1msigm_to_softplus: log(1 - sigmoid(x)), log1p(-sigmoid(x)) -> -softplus(x).
+const NodeRewrite& log1mSigmToSoftplus();
+/// local_log1p_plusminus_exp: log1p(exp(x)) -> softplus(x), log1p(-exp(x)) -> log1mexp(x).
+const NodeRewrite& localLog1pPlusminusExp();
+/// local_logsoftmax: log(softmax(x)) -> log_softmax(x).
+const NodeRewrite& localLogsoftmax();
+/// local_log_sum_exp: log(sum(exp(x))) -> max(x) + log(sum(exp(x - max(x)))).
+const NodeRewrite& localLogSumExp();
+/// local_log_erfc: log(erfc(x)) -> its asymptote where erfc(x) underflows.
+const NodeRewrite& localLogErfc();
 /// Canonicalize phase.
 const NodeRewrite& localDimshuffleLift();
 const NodeRewrite& localAddCanonizer();
 const NodeRewrite& localMulCanonizer();
 const NodeRewrite& localUpcastElemwiseConstantInputs();
+/// local_neg_to_mul: neg(x) -> mul(-1, x), so the product canonizer sees through it.
+const NodeRewrite& localNegToMul();
 /// mul(A, switch(c, 0, y)) -> switch(c, 0, mul(A, y)), also in specialize; the same for a quotient's numerator.
 const NodeRewrite& localMulSwitchSink();
 const NodeRewrite& localDivSwitchSink();
@@ -56,6 +75,7 @@ const NodeRewrite& localMaxToMin();
 std::unique_ptr<GraphPass> makeShapeDriver();
 std::unique_ptr<GraphPass> makeUselessDriver();
 std::unique_ptr<GraphPass> makeCanonicalizeDriver();
+std::unique_ptr<GraphPass> makeStabilizeDriver();
 std::unique_ptr<GraphPass> makeSpecializeDriver();
 std::unique_ptr<GraphPass> makeUncanonicalizeDriver();
 

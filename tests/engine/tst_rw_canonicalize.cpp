@@ -116,6 +116,23 @@ const std::map<QString, GraphFn>& graphs() {
              return b.finish({in(b, "x", {4}) * in(b, "y", {4})});
          }},
         // 1/x: the product family has no reciprocal op, so this is already its spelling.
+        {"neg(exp(x))", [] {
+             GraphBuilder b;
+             return b.finish({-exp(in(b, "x", {4}))});
+         }},
+        {"neg of uint8", [] {
+             GraphBuilder b;
+             return b.finish({-in(b, "n", {4}, DType::UInt8)});
+         }},
+        // what pytensor.grad writes for log(1 - sigmoid(x)): -(fill / (1 - s)) * s * (1.0 - s),
+        // the first 1 an int8 (the user's), the second a float64 (sigmoid's gradient)
+        {"grad of log(1 - sigmoid(x))", [] {
+             GraphBuilder b;
+             Var s = sigmoid(in(b, "x", {3}));
+             Var oneMinus = b.constant(1.0, DType::Int8) - s;
+             Var ones = b.constant(NDArray::fromVector(DType::Float64, {3}, {1, 1, 1}));
+             return b.finish({(-(ones / oneMinus) * s) * (1.0 - s)});
+         }},
         {"1 / x", [] {
              GraphBuilder b;
              return b.finish({1.0 / in(b, "x", {4})});
@@ -171,6 +188,7 @@ const NodeRewrite& rewriteNamed(const QString& n) {
     if (n == "local_dimshuffle_lift") return localDimshuffleLift();
     if (n == "local_add_canonizer") return localAddCanonizer();
     if (n == "local_mul_canonizer") return localMulCanonizer();
+    if (n == "local_neg_to_mul") return localNegToMul();
     return localUpcastElemwiseConstantInputs();
 }
 
@@ -192,11 +210,14 @@ std::string expr(const Variable* v) {
     return s + ")";
 }
 
+// As in Pipeline::fastRun(): the driver again while the merge makes nodes one.
 Pipeline canonicalizePhase() {
     std::vector<std::unique_ptr<GraphPass>> passes;
     passes.push_back(makeCanonicalizeDriver());
     passes.push_back(makeMergePass());
-    return singlePhase("canonicalize", std::move(passes));
+    Pipeline p;
+    p.addPhase("canonicalize", std::move(passes), 1);
+    return p;
 }
 
 } // namespace
@@ -236,6 +257,8 @@ private slots:
         QTest::newRow("upcast: not sub (upcast_out_nobool)") << "int8 constant - x" << up << "";
         QTest::newRow("upcast: not clip (upcast_out_no_complex)") << "x clipped by int8 constants" << up << "";
         QTest::newRow("upcast: not a comparison") << "x < int8 constant" << up << "";
+        QTest::newRow("neg_to_mul: neg(exp(x))") << "neg(exp(x))" << "local_neg_to_mul" << "mul(ds(-1.0), exp(x))";
+        QTest::newRow("neg_to_mul: not an unsigned neg") << "neg of uint8" << "local_neg_to_mul" << "";
         QTest::newRow("upcast: not polygamma's integer order") << "polygamma of an int8 order" << up << "";
     }
 
@@ -269,6 +292,9 @@ private slots:
         QTest::newRow("pushout_seq step") << "h * 0.5 + exp(x) * 2" << "add(mul([0.5], h), mul([2.0], exp(x)))";
         QTest::newRow("neg of neg") << "neg(neg(x))" << "exp(x)";
         QTest::newRow("1 / x ends") << "1 / x" << "true_div([1.0], x)";
+        // 1 - s is rebuilt with a float64 1, merges with 1.0 - s, and the product cancels it:
+        // finite where s rounds to 1 (PyTensor's compiled gradient is -sigmoid(x)).
+        QTest::newRow("grad of log(1 - sigmoid(x))") << "grad of log(1 - sigmoid(x))" << "mul([-1.0], sigmoid(x))";
     }
 
     void phase() {
