@@ -1,6 +1,7 @@
 #include "ops/Sort.h"
 
 #include "ops/ArrayOpUtil.h"
+#include "ops/NumpySortOrder.h"
 #include "ops/OpParamsJson.h"
 
 #include <algorithm>
@@ -41,12 +42,18 @@ void SortOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const 
         using T = decltype(t);
         const T* src = x.data<T>();
         std::vector<int64_t> order(static_cast<size_t>(n));
+        std::vector<T> keys(static_cast<size_t>(n));
+        const auto less = [&](int64_t a, int64_t b) { return numpyLess(keys[a], keys[b]); };
         for (int64_t o = 0; o < outer; ++o)
             for (int64_t j = 0; j < inner; ++j) {
                 const T* lane = src + o * n * inner + j;
+                for (int64_t i = 0; i < n; ++i) keys[i] = lane[i * inner];
                 std::iota(order.begin(), order.end(), int64_t(0));
-                std::stable_sort(order.begin(), order.end(),
-                                 [&](int64_t a, int64_t b) { return numpyLess(lane[a * inner], lane[b * inner]); });
+                // Values come out the same whichever order equal keys take; NumPy's
+                // indices for them depend on the algorithm, which argsort follows.
+                if (isArgSort() && m_sortKind == "quicksort") npsort::introsortIndices(order.data(), n, less);
+                else if (isArgSort() && m_sortKind == "heapsort") npsort::heapsortIndices(order.data(), n, less);
+                else std::stable_sort(order.begin(), order.end(), less);
                 const int64_t base = o * n * inner + j;
                 if (isArgSort()) {
                     int64_t* dst = r.data<int64_t>() + base;

@@ -1,10 +1,10 @@
 #pragma once
 // SortOp{kind}(x, axis) and ArgSortOp{kind}(x, axis): NumPy's sort and argsort along
 // a 0-d integer axis (negative counts from the end; pt.sort(axis=None) flattens first
-// and sorts axis 0, so the op never sees None). NaNs sort last, as NumPy. Every kind
-// ('quicksort', 'mergesort', 'heapsort', 'stable') sorts stably here: equal keys keep
-// their order, which NumPy guarantees only for the stable kinds (its quicksort is
-// stable on up to 16 elements). ArgSortOp gives int64 indices of x's shape.
+// and sorts axis 0, so the op never sees None). NaNs sort last, as NumPy. ArgSortOp
+// gives int64 indices of x's shape, equal keys in NumPy 1.24's order: 'mergesort' and
+// 'stable' keep them in place, 'quicksort' and 'heapsort' list them as NumPy's
+// introsort and heapsort leave them (ops/NumpySortOrder.h).
 // Printed "SortOp{kind='quicksort'}", "ArgSortOp{kind='quicksort'}".
 #include "ir/Op.h"
 
