@@ -209,6 +209,7 @@ std::vector<Var> lstsq(Var a, Var b, double rcond) {
 
 Var expm(Var a) { return a.builder().apply1(makeExpm(), {a}); }
 Var expmGrad(Var a, Var g) { return a.builder().apply1(makeExpmGrad(), {a, g}); }
+Var solveContinuousLyapunov(Var a, Var q) { return one(blockwise(makeSolveContinuousLyapunov(), {a, q})); }
 Var solveDiscreteLyapunov(Var a, Var q) { return one(blockwise(makeBilinearSolveDiscreteLyapunov(), {a, q})); }
 Var blockDiag(const std::vector<Var>& matrices) {
     return one(blockwise(makeBlockDiagonal(static_cast<int>(matrices.size())), matrices));

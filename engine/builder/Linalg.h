@@ -56,6 +56,9 @@ std::vector<Var> lstsq(Var a, Var b, double rcond = -1.0);
 Var expm(Var a);
 /// The gradient wrt a of expm(a) given its output's gradient g (ExpmGrad).
 Var expmGrad(Var a, Var g);
+/// Continuous Lyapunov equation A X + X A^T = Q, as pt.linalg.solve_continuous_lyapunov
+/// (scipy's; PyTensor's docstring writes "+ Q = 0", but the op solves "= Q").
+Var solveContinuousLyapunov(Var a, Var q);
 /// Discrete Lyapunov equation A X A^T - X = -Q, SciPy's bilinear method.
 Var solveDiscreteLyapunov(Var a, Var q);
 Var blockDiag(const std::vector<Var>& matrices);

@@ -45,6 +45,8 @@ OpPtr makeEigvalshGrad(bool lower = true);
 OpPtr makeExpm();
 /// ExpmGrad(A, gA): the gradient wrt A of Expm(A), gA the gradient of its output.
 OpPtr makeExpmGrad();
+/// scipy.linalg.solve_continuous_lyapunov(A, Q): X with A X + X A^T = Q.
+OpPtr makeSolveContinuousLyapunov();
 OpPtr makeBilinearSolveDiscreteLyapunov();
 OpPtr makeBlockDiagonal(int nInputs);
 /// np.kron of two arrays of equal rank (the builder pads the lower-rank one).

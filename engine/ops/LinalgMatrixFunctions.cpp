@@ -1,8 +1,9 @@
 // Matrix functions made of BLAS products and LAPACK solves: Expm (scaling and
 // squaring with Pade approximants, Higham 2005, the algorithm behind
-// scipy.linalg.expm), BilinearSolveDiscreteLyapunov (SciPy's bilinear transform to
-// a continuous Lyapunov equation, solved through the real Schur form, gees +
-// trsyl), and the structural BlockDiagonal and KroneckerProduct.
+// scipy.linalg.expm), SolveContinuousLyapunov (Bartels-Stewart through the real
+// Schur form, gees + trsyl, as scipy.linalg.solve_continuous_lyapunov),
+// BilinearSolveDiscreteLyapunov (SciPy's bilinear transform to a continuous one),
+// and the structural BlockDiagonal and KroneckerProduct.
 #include "ops/ArrayOpUtil.h"
 #include "ops/BlasCalls.h"
 #include "ops/LapackCalls.h"
@@ -139,9 +140,8 @@ Mat expm(const Mat& a0) {
 
 class SquareFunctionOp final : public LinalgOp {
 public:
-    // Expm (one input) or BilinearSolveDiscreteLyapunov (A, Q).
-    explicit SquareFunctionOp(OpKind kind)
-        : LinalgOp(kind, kind == OpKind::Expm ? "Expm" : "BilinearSolveDiscreteLyapunov", {}) {}
+    // Expm (one input), SolveContinuousLyapunov or BilinearSolveDiscreteLyapunov (A, Q).
+    explicit SquareFunctionOp(OpKind kind) : LinalgOp(kind, std::string(opKindName(kind)), {}) {}
     std::vector<Type> inferTypes(std::span<const Type* const> in) const override {
         const std::string op = className();
         arrayop::requireArity(in, kind() == OpKind::Expm ? 1 : 2, op);
@@ -166,7 +166,9 @@ public:
         d = {dt};
     }
     void computeSlice(std::span<const NDArray> in, std::span<const NDArray> out, linalg::Workspace&) const override {
-        const Mat r = kind() == OpKind::Expm ? expm(asMat(in[0])) : lyapunov(asMat(in[0]), asMat(in[1]));
+        const Mat r = kind() == OpKind::Expm                       ? expm(asMat(in[0]))
+                      : kind() == OpKind::SolveContinuousLyapunov ? continuousLyapunov(asMat(in[0]), asMat(in[1]), className())
+                                                                  : lyapunov(asMat(in[0]), asMat(in[1]));
         linalg::Workspace ws;
         const int64_t n = r.dim(0);
         double* col = ws.get<double>(0, static_cast<size_t>(std::max<int64_t>(n, 1) * std::max<int64_t>(n, 1)));
@@ -191,6 +193,7 @@ private:
     }
     // X with A X + X A^T = Q (scipy.linalg.solve_continuous_lyapunov), via A = U R U^T.
     static Mat continuousLyapunov(const Mat& a, const Mat& q, const std::string& op) {
+        if (a.dim(0) == 0) return a.copy();
         const int n = static_cast<int>(a.dim(0)), ld = std::max(n, 1);
         linalg::Workspace ws;
         double* r = ws.get<double>(0, static_cast<size_t>(ld) * ld);
@@ -338,6 +341,10 @@ OpPtr makeExpm() {
     static const OpPtr op = std::make_shared<SquareFunctionOp>(OpKind::Expm);
     return op;
 }
+OpPtr makeSolveContinuousLyapunov() {
+    static const OpPtr op = std::make_shared<SquareFunctionOp>(OpKind::SolveContinuousLyapunov);
+    return op;
+}
 OpPtr makeBilinearSolveDiscreteLyapunov() {
     static const OpPtr op = std::make_shared<SquareFunctionOp>(OpKind::BilinearSolveDiscreteLyapunov);
     return op;
@@ -352,6 +359,10 @@ OpPtr makeOpExpm(const nlohmann::json& p, std::shared_ptr<const Graph>) {
 OpPtr makeOpBilinearSolveDiscreteLyapunov(const nlohmann::json& p, std::shared_ptr<const Graph>) {
     PropReader(p, "BilinearSolveDiscreteLyapunov").check(*makeBilinearSolveDiscreteLyapunov());
     return makeBilinearSolveDiscreteLyapunov();
+}
+OpPtr makeOpSolveContinuousLyapunov(const nlohmann::json& p, std::shared_ptr<const Graph>) {
+    PropReader(p, "SolveContinuousLyapunov").check(*makeSolveContinuousLyapunov());
+    return makeSolveContinuousLyapunov();
 }
 OpPtr makeOpBlockDiagonal(const nlohmann::json& p, std::shared_ptr<const Graph>) {
     PropReader r(p, "BlockDiagonal");

@@ -31,6 +31,7 @@ bool isLinalgKind(OpKind kind) {
     case OpKind::Expm:
     case OpKind::ExpmGrad:
     case OpKind::BilinearSolveDiscreteLyapunov:
+    case OpKind::SolveContinuousLyapunov:
     case OpKind::BlockDiagonal:
     case OpKind::KroneckerProduct: return true;
     default: return false;
@@ -70,7 +71,8 @@ std::string gufuncSignature(const Op& core) {
         if (!flag("compute_uv")) return "(m,n)->(k)";
         return flag("full_matrices") ? "(m,n)->(m,m),(k),(n,n)" : "(m,n)->(m,k),(k),(k,n)";
     case OpKind::MatrixPinv: return "(m,n)->(n,m)";
-    case OpKind::BilinearSolveDiscreteLyapunov: return "(m,m),(m,m)->(m,m)";
+    case OpKind::BilinearSolveDiscreteLyapunov:
+    case OpKind::SolveContinuousLyapunov: return "(m,m),(m,m)->(m,m)";
     case OpKind::BlockDiagonal: {
         std::string sig;
         for (int i = 0; i < p->intProp("n_inputs"); ++i) sig += (i ? ",(m" : "(m") + std::to_string(i) + ",n" + std::to_string(i) + ")";

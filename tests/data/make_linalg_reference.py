@@ -105,6 +105,7 @@ for name, x in (("expm_small", 0.01 * A), ("expm_medium", 0.4 * A), ("expm_large
 Q = S / 10
 case("lyapunov", {"a": 0.5 * A / np.abs(np.linalg.eigvals(A)).max(), "q": Q},
      [sla.solve_discrete_lyapunov(0.5 * A / np.abs(np.linalg.eigvals(A)).max(), Q, method="bilinear")])
+case("continuous_lyapunov", {"a": A - 2 * np.eye(len(A)), "q": Q}, [sla.solve_continuous_lyapunov(A - 2 * np.eye(len(A)), Q)])
 case("block_diag", {"a": M, "b": A}, [sla.block_diag(M, A)])
 case("kron", {"a": W, "b": A}, [np.kron(W, A)])
 T3a, T3b = rng.normal(size=(2, 2, 3)), rng.normal(size=(2, 3, 2))

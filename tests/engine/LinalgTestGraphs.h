@@ -45,6 +45,7 @@ inline std::vector<Variable*> linalgOpKinds(G& o) {
     out.push_back(o.ap(makeExpm(), {a}));                                             // Expm
     out.push_back(o.ap(makeExpmGrad(), {a, a}));                                      // ExpmGrad
     out.push_back(o.ap(makeBilinearSolveDiscreteLyapunov(), {a, a}));                 // BilinearSolveDiscreteLyapunov
+    out.push_back(o.ap(makeSolveContinuousLyapunov(), {a, a}));                       // SolveContinuousLyapunov
     out.push_back(o.ap(makeBlockDiagonal(2), {a, a}));                                // BlockDiagonal
     out.push_back(o.ap(makeKroneckerProduct(), {a, a}));                              // KroneckerProduct
     out.push_back(o.ap(makeEighGrad(), {a, b, a, b, a}));                             // EighGrad

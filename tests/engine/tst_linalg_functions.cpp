@@ -63,6 +63,34 @@ private slots:
         QVERIFY2(e.find("BilinearSolveDiscreteLyapunov#") != std::string::npos && e.find("Singular") != std::string::npos, e.c_str());
     }
 
+    // scipy.linalg.solve_continuous_lyapunov: A X + X A^T = Q, in float64 and float32.
+    void continuousLyapunov() {
+        const RefCase r = refCase("continuous_lyapunov");
+        const NDArray &a = r.inputs.at("a"), &q = r.inputs.at("q");
+        const NDArray x = runNode(makeSolveContinuousLyapunov(), {a, q})[0];
+        TL_COMPARE_REF(x, r.outputs[0], 1e-12);
+        NDArray residual = refMatmul(a, x).copy();
+        const NDArray xat = refMatmul(x, refTranspose(a));
+        for (int64_t i = 0; i < residual.size(); ++i) residual.data<double>()[i] += xat.flatGet(i) - q.flatGet(i);
+        TL_COMPARE_REF(residual, NDArray::zeros(DType::Float64, residual.shape()), 1e-12);
+        const NDArray x32 = runNode(makeSolveContinuousLyapunov(), {a.astype(DType::Float32), q.astype(DType::Float32)})[0];
+        QCOMPARE(x32.dtype(), DType::Float32);
+        TL_COMPARE_REF(x32, r.outputs[0], 1e-5);
+        QCOMPARE(str(makeSolveContinuousLyapunov()->name()), "SolveContinuousLyapunov");
+        QCOMPARE(gufuncSignature(*makeSolveContinuousLyapunov()), std::string("(m,m),(m,m)->(m,m)"));
+        const NDArray none = NDArray::empty(DType::Float64, {0, 0});
+        QCOMPARE(runNode(makeSolveContinuousLyapunov(), {none, none})[0].shape(), (Shape{0, 0}));
+        const std::string e = errorMessage([&] { runNode(makeSolveContinuousLyapunov(), {a, NDArray::zeros(DType::Float64, {2, 2})}); });
+        QVERIFY2(e.find("same shape") != std::string::npos, e.c_str());
+        // The builder batches it as pt.linalg.solve_continuous_lyapunov does.
+        GraphBuilder b;
+        Var va = b.input("a", DType::Float64, {a.dim(0), a.dim(1)}), vq = b.input("q", DType::Float64, {q.dim(0), q.dim(1)});
+        Var vx = linalg::solveContinuousLyapunov(va, vq);
+        QCOMPARE(vx.get()->owner()->op().kind(), OpKind::Blockwise);
+        auto g = b.finish({vx});
+        TL_COMPARE_REF(runGraph(*g, std::vector<NDArray>{a, q}).outputs.at(0), r.outputs[0], 1e-12);
+    }
+
     void blockDiagonal() {
         const RefCase r = refCase("block_diag");
         OpPtr op = makeBlockDiagonal(2);
