@@ -41,7 +41,7 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
 // forms that keep digits or stay finite where the naive formula loses them.
 std::unique_ptr<GraphPass> makeStabilizeDriver() {
     return driver("stabilize", {"fast_run", "stabilize"},
-                  {&constantFolding(), &localExpm1(), &localLog1p(), &logSigmToSoftplus(), &log1mSigmToSoftplus(),
+                  {&constantFolding(), &localExpm1(), &localLog1p(), &logSigmToSoftplus(), &log1mSigmToSoftplus(), &local1mSigmoid(),
                    &localLog1pPlusminusExp(), &localLogsoftmax(), &localLogSumExp(), &localLogErfc(), &localUselessElemwise(),
                    &localDimshuffleLift()});
 }
@@ -49,7 +49,7 @@ std::unique_ptr<GraphPass> makeStabilizeDriver() {
 std::unique_ptr<GraphPass> makeSpecializeDriver() {
     return driver("specialize", {"fast_run", "specialize"},
                   {&constantFolding(), &localPowSpecialize(), &localPowToNestedSquaring(), &localMulSpecialize(), &localMulSwitchSink(), &localAddRemoveZeros(),
-                   &localExpm1(), &localLog1p(), &localLogSumExp(), &localLogErfc(),
+                   &localExpm1(), &localLog1p(), &localLogSumExp(), &localLogErfc(), &local1mSigmoid(),
                    &localUselessElemwise(), &localUselessSpecifyShape(), &localUselessUnbroadcast(),
                    &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &localTrackShapeI(), &localSubtensorMakeVector(), &localReplaceAdvancedSubtensor(), &localAdvancedIncSubtensorToAdvancedIncSubtensor1()});

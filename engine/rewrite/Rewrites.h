@@ -44,6 +44,8 @@ const NodeRewrite& localLog1p();
 const NodeRewrite& logSigmToSoftplus();
 /// log1msigm_to_softplus: log(1 - sigmoid(x)), log1p(-sigmoid(x)) -> -softplus(x).
 const NodeRewrite& log1mSigmToSoftplus();
+/// local_1msigmoid: 1 - sigmoid(x) -> sigmoid(-x).
+const NodeRewrite& local1mSigmoid();
 /// local_log1p_plusminus_exp: log1p(exp(x)) -> softplus(x), log1p(-exp(x)) -> log1mexp(x).
 const NodeRewrite& localLog1pPlusminusExp();
 /// local_logsoftmax: log(softmax(x)) -> log_softmax(x).

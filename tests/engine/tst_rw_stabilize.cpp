@@ -1,5 +1,5 @@
 // The stabilize rewrites (local_expm1, local_log1p, logsigm_to_softplus,
-// log1msigm_to_softplus, local_log1p_plusminus_exp, local_logsoftmax,
+// log1msigm_to_softplus, local_1msigmoid, local_log1p_plusminus_exp, local_logsoftmax,
 // local_log_sum_exp, local_log_erfc): each fires on its pattern and leaves the near
 // misses alone, the numbers before and after agree on ordinary inputs, and after the
 // FAST_RUN pipeline the results are finite and right where the naive formula
@@ -44,6 +44,8 @@ const std::map<QString, GraphFn>& graphs() {
         {"log(1 - sigmoid(x))", [] { GraphBuilder b; return b.finish({log(1.0 - sigmoid(vecIn(b)))}); }},
         {"log1p(-sigmoid(x))", [] { GraphBuilder b; return b.finish({log1p(-sigmoid(vecIn(b)))}); }},
         {"log(2 - sigmoid(x))", [] { GraphBuilder b; return b.finish({log(2.0 - sigmoid(vecIn(b)))}); }},
+        {"1 - sigmoid(x)", [] { GraphBuilder b; return b.finish({1.0 - sigmoid(vecIn(b))}); }},
+        {"2 - sigmoid(x)", [] { GraphBuilder b; return b.finish({2.0 - sigmoid(vecIn(b))}); }},
         {"log1p(exp(x))", [] { GraphBuilder b; return b.finish({log1p(exp(vecIn(b)))}); }},
         {"log1p(-exp(x))", [] { GraphBuilder b; return b.finish({log1p(-exp(-sqr(vecIn(b)) - 1.0))}); }},
         {"log1p(exp(x) * 2)", [] { GraphBuilder b; return b.finish({log1p(exp(vecIn(b)) * 2.0)}); }},
@@ -69,6 +71,7 @@ const NodeRewrite& rewriteNamed(const QString& n) {
         {"logsigm_to_softplus", &logSigmToSoftplus()},
         {"log1msigm_to_softplus", &log1mSigmToSoftplus()},
         {"local_log1p_plusminus_exp", &localLog1pPlusminusExp()},
+        {"local_1msigmoid", &local1mSigmoid()},
         {"local_logsoftmax", &localLogsoftmax()},
         {"local_log_sum_exp", &localLogSumExp()},
         {"local_log_erfc", &localLogErfc()},
@@ -99,6 +102,8 @@ private slots:
         QTest::newRow("log1msigm: log(1 - sigmoid(x))") << "log(1 - sigmoid(x))" << "log1msigm_to_softplus" << 1;
         QTest::newRow("log1msigm: log1p(-sigmoid(x))") << "log1p(-sigmoid(x))" << "log1msigm_to_softplus" << 1;
         QTest::newRow("log1msigm: not log(2 - sigmoid(x))") << "log(2 - sigmoid(x))" << "log1msigm_to_softplus" << 0;
+        QTest::newRow("1msigmoid: 1 - sigmoid(x)") << "1 - sigmoid(x)" << "local_1msigmoid" << 1;
+        QTest::newRow("1msigmoid: not 2 - sigmoid(x)") << "2 - sigmoid(x)" << "local_1msigmoid" << 0;
         QTest::newRow("log1p_exp: log1p(exp(x))") << "log1p(exp(x))" << "local_log1p_plusminus_exp" << 1;
         QTest::newRow("log1p_exp: log1p(-exp(x))") << "log1p(-exp(x))" << "local_log1p_plusminus_exp" << 1;
         QTest::newRow("log1p_exp: not log1p(2 exp(x))") << "log1p(exp(x) * 2)" << "local_log1p_plusminus_exp" << 0;
@@ -134,6 +139,7 @@ private slots:
             {"log(sigmoid(x))", {-800, 0, 5, 800}, {-800, -std::log(2.0), -std::log1p(std::exp(-5.0)), -0.0}},
             {"log(1 - sigmoid(x))", {800, 0, -5, 60}, {-800, -std::log(2.0), -std::log1p(std::exp(-5.0)), -60}},
             {"log1p(exp(x))", {800, 0, -5, 60}, {800, std::log(2.0), std::log1p(std::exp(-5.0)), 60}},
+            {"1 - sigmoid(x)", {40, 0, -5, 800}, {1 / (1 + std::exp(40.0)), 0.5, 1 / (1 + std::exp(-5.0)), 0}},
             {"log(sum(exp(x)))", {400, 300, -1, 2}, {400 + std::log1p(std::exp(-100.0)), 0, 0, 0}},
             {"exp(x) - 1", {1e-9, -3e-10, 0, 1e-300}, {std::expm1(1e-9), std::expm1(-3e-10), 0, 1e-300}},
             {"log(erfc(x))", {80, 30, 1, 0}, {-6404.954469687346, -903.974117110643878, std::log(std::erfc(1.0)), 0}},
@@ -145,7 +151,7 @@ private slots:
             const size_t n = std::string(c.graph) == "log(sum(exp(x)))" ? 1 : c.want.size();
             for (size_t i = 0; i < n; ++i) {
                 const double v = got.flatGet(static_cast<int64_t>(i));
-                QVERIFY2(std::isfinite(v) && std::fabs(v - c.want[i]) <= 1e-12 * std::max(1.0, std::fabs(c.want[i])),
+                QVERIFY2(std::isfinite(v) && std::fabs(v - c.want[i]) <= 1e-12 * std::fabs(c.want[i]),
                          qPrintable(QString("%1 at x = %2: %3, want %4").arg(c.graph).arg(c.x[i]).arg(v, 0, 'g', 17).arg(c.want[i], 0, 'g', 17)));
             }
         }
