@@ -23,18 +23,18 @@ using WideFloat = mp::number<mp::backends::cpp_bin_float<64, mp::backends::digit
 // Beyond this |x| the unscaled I_v and K_v leave long double's exponent range.
 constexpr double kLongDoubleLimit = 10000.0;
 
-// e^-|x| I_v(x) or e^x K_v(x), in long double or, for large |x|, in WideFloat.
+// e^-|x| I_v(x) or e^x K_v(x) computed in T.
+template <typename T> T scaledIn(T v, T x, bool modifiedFirstKind) {
+    using std::exp;
+    using std::fabs;
+    return modifiedFirstKind ? boost::math::cyl_bessel_i(v, x, Policy()) * exp(-fabs(x))
+                             : boost::math::cyl_bessel_k(v, x, Policy()) * exp(x);
+}
+
+// In long double or, for large |x|, in WideFloat.
 double scaledBessel(double v, double x, bool modifiedFirstKind) {
-    auto compute = [&](auto zero) {
-        using T = decltype(zero);
-        const T tv = T(v), tx = T(x);
-        using std::exp;
-        using std::fabs;
-        return modifiedFirstKind ? boost::math::cyl_bessel_i(tv, tx, Policy()) * exp(-fabs(tx))
-                                 : boost::math::cyl_bessel_k(tv, tx, Policy()) * exp(tx);
-    };
-    if (std::fabs(x) <= kLongDoubleLimit) return static_cast<double>(compute(0.0L));
-    return compute(WideFloat(0)).template convert_to<double>();
+    if (std::fabs(x) <= kLongDoubleLimit) return static_cast<double>(scaledIn<long double>(v, x, modifiedFirstKind));
+    return scaledIn<WideFloat>(v, x, modifiedFirstKind).convert_to<double>();
 }
 
 } // namespace

@@ -33,7 +33,7 @@ public:
             double constants = 0;
             bool any = false;
             for (Variable* in : add->inputs()) {
-                if (auto u = rw::uniqueValue(*in); u && rw::constantBehind(*in)) {
+                if (auto u = rw::uniqueValue(*in)) {
                     constants += u->item();
                     any = true;
                 } else {

@@ -123,8 +123,8 @@ private slots:
         for (bool print : {false, true}) {
             GraphBuilder b;
             Var c = b.constant(vec3(1, 2, 3));
-            Var through = b.apply1(print ? makePrint("p") : makeViewOp("ViewOp"), {c});
-            auto g = b.finish({through + b.input("x", DType::Float64, {3})});
+            Var passed = b.apply1(print ? makePrint("p") : makeViewOp("ViewOp"), {c});
+            auto g = b.finish({passed + b.input("x", DType::Float64, {3})});
             RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(constantFolding()), {}, 1, 0, 0);
             QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
             QCOMPARE(countOps(*out.after, print ? OpKind::Print : OpKind::ViewOp), print ? 1 : 0);

@@ -140,7 +140,7 @@ private slots:
             {"log(1 - sigmoid(x))", {800, 0, -5, 60}, {-800, -std::log(2.0), -std::log1p(std::exp(-5.0)), -60}},
             {"log1p(exp(x))", {800, 0, -5, 60}, {800, std::log(2.0), std::log1p(std::exp(-5.0)), 60}},
             {"1 - sigmoid(x)", {40, 0, -5, 800}, {1 / (1 + std::exp(40.0)), 0.5, 1 / (1 + std::exp(-5.0)), 0}},
-            {"log(sum(exp(x)))", {400, 300, -1, 2}, {400 + std::log1p(std::exp(-100.0)), 0, 0, 0}},
+            {"log(sum(exp(x)))", {400, 300, -1, 2}, {400 + std::log1p(std::exp(-100.0))}},  // one value
             {"exp(x) - 1", {1e-9, -3e-10, 0, 1e-300}, {std::expm1(1e-9), std::expm1(-3e-10), 0, 1e-300}},
             {"log(erfc(x))", {80, 30, 1, 0}, {-6404.954469687346, -903.974117110643878, std::log(std::erfc(1.0)), 0}},
         };
@@ -148,8 +148,8 @@ private slots:
             auto g = graphs().at(c.graph)();
             RewriteOutcome out = rewriteAndCompare(*g, Pipeline::fastRun(), {}, 1, 1e-9, 1e-15);
             const NDArray got = runGraph(*out.after, std::vector<NDArray>{vec(c.x)}).outputs.at(0);
-            const size_t n = std::string(c.graph) == "log(sum(exp(x)))" ? 1 : c.want.size();
-            for (size_t i = 0; i < n; ++i) {
+            QCOMPARE(static_cast<size_t>(got.size()), c.want.size());
+            for (size_t i = 0; i < c.want.size(); ++i) {
                 const double v = got.flatGet(static_cast<int64_t>(i));
                 QVERIFY2(std::isfinite(v) && std::fabs(v - c.want[i]) <= 1e-12 * std::fabs(c.want[i]),
                          qPrintable(QString("%1 at x = %2: %3, want %4").arg(c.graph).arg(c.x[i]).arg(v, 0, 'g', 17).arg(c.want[i], 0, 'g', 17)));
