@@ -147,7 +147,7 @@ void Builder::classify() {
             if (std::find(list.begin(), list.end(), ei) == list.end()) list.push_back(ei);
             continue;
         }
-        if (e.scope != o.section && m_scopes[static_cast<size_t>(o.section)].aliasOf != e.scope)
+        if (e.scope != o.section && m_scopes[static_cast<size_t>(o.section)].aliasOf != e.scope && !isConstantLeaf(e))
             fail(o.line, idName(e.id) + " belongs to another graph (line " + std::to_string(occ(e.def).line) + ")");
     }
     for (size_t i = 0; i < m_entities.size(); ++i)
@@ -162,7 +162,7 @@ void Builder::detectOptions() {
         o.printShape |= c.attrs.shape.has_value();
         o.printDestroyMap |= c.attrs.destroy.has_value();
         o.printViewMap |= c.attrs.view.has_value();
-        o.printOpInfo |= c.attrs.tag.has_value();
+        o.printOpInfo |= !c.attrs.tags.empty();
         o.printTopoIndex |= c.attrs.topo.has_value();
     }
     o.printInnerGraphs = true;
@@ -198,7 +198,10 @@ Variable* Builder::inputVar(int oi) {
         if (Variable* v = nominalVar(m_byId.at(c.id), s)) return v;
         if (c.scope != s) fail(o.line, o.head + " " + idName(c.id) + " is no input of this inner graph");
     }
-    if (!c.apply) return leafVar(c);
+    if (!c.apply) {
+        const int s = m_scopes[static_cast<size_t>(o.section)].aliasOf >= 0 ? m_scopes[static_cast<size_t>(o.section)].aliasOf : o.section;
+        return s != c.scope && isConstantLeaf(c) ? constantIn(c, s) : leafVar(c);
+    }
     if (!c.node) fail(o.line, idName(c.id) + " is used before it is built (a cycle in the listing?)");
     int k = -1;
     stripOutputIndex(o.head, &k);

@@ -57,7 +57,12 @@ private:
     bool stepScope(int s, int& stage);
     Variable* inputVar(int occ);                  ///< the variable an input line shows (leaves built on demand)
     Variable* leafVar(Entity& e);
-    Variable* makeConstant(Entity& e, const Occ& o, const Literal& lit, GraphAssembler& g);
+    /// A constant leaf in `scope`: PyTensor shares one constant object between graphs
+    /// (an outer constant reused in a loop body its gradient built), so it has a copy per body.
+    Variable* constantIn(Entity& e, int scope);
+    /// True for a leaf that prints a constant (literal, SliceConstant, NoneConst).
+    bool isConstantLeaf(const Entity& e) const;
+    Variable* makeConstant(const Occ& o, const Literal& lit, ScopeKind kind, GraphAssembler& g);
     Type leafType(const Occ& o, const std::string& what, bool* guessed);
     Entity& entityOf(int occ) { return m_entities[static_cast<size_t>(m_byId.at(m_l.occs[static_cast<size_t>(occ)].id))]; }
     const Occ& occ(int i) const { return m_l.occs[static_cast<size_t>(i)]; }
@@ -101,6 +106,7 @@ private:
     /// object per (k, type), so one [id X] may stand for inputs of several bodies.
     std::vector<std::vector<int>> m_sectionNominals;
     std::map<std::pair<int, int>, Variable*> m_nominalVars;  ///< (entity, section) -> that body's input
+    std::map<std::pair<int, int>, Variable*> m_constantCopies;  ///< (entity, scope) -> a shared constant's copy there
     /// A nominal leaf's variable in the body of `section`, or null.
     Variable* nominalVar(int entity, int section) const;
     void bindNominal(int entity, int section, Variable* v);

@@ -38,9 +38,17 @@ struct Attrs {
     std::optional<AliasMap> destroy;     ///< ` d={0: [1]}`
     std::optional<AliasMap> view;        ///< ` v={0: [0]}`
     std::optional<int64_t> topo;         ///< ` 12`
-    std::optional<std::string> tag;      ///< ` (outer_in_sit_sot-0)`
+    /// ` (outer_in_sit_sot-0)`: up to two, as PyTensor prints an inner input that also
+    /// feeds a nested Scan with its tag in the enclosing body and in that Scan.
+    std::vector<std::string> tags;
     std::optional<int64_t> link;         ///< ` -> [id D]`
     bool typeShown() const { return type.has_value() || !unsupportedType.empty(); }
+    /// The tag starting with `prefix` ("inner_in_", "outer_out_"), or "".
+    std::string tag(std::string_view prefix) const {
+        for (const std::string& t : tags)
+            if (t.rfind(prefix, 0) == 0) return t;
+        return {};
+    }
 };
 
 /// One printed line that shows a variable, or heads an inner-graph section.
@@ -142,6 +150,9 @@ std::unique_ptr<Graph> compositeGraphFromName(std::string_view name, const std::
 struct ScanEvidence {
     std::vector<const Variable*> outerInputs;  ///< built outer inputs, n_steps first
     std::vector<std::string> outerInputTags;   ///< "" where none printed
+    /// Per outer input: the rows c of `SetSubtensor{:stop}(buffer, init, c)`, how
+    /// pytensor.scan lays out a state's initial rows (c = the oldest tap's distance).
+    std::vector<std::optional<int>> initRows;
     struct InnerIn {
         int k = 0;
         std::optional<Type> type;
@@ -162,6 +173,11 @@ struct ScanEvidence {
     std::map<int, OuterOut> outerOutputs;  ///< printed `.k` (0 when single-output)
     bool multiOutput = false;               ///< printed with `.k` suffixes
     bool asWhile = false;
+    /// The Scan's name has a `grad_of_` part ("grad_of_scan_fn", "scan_fn&grad_of_f"):
+    /// PyTensor's gradient loops turn every state of the loop they differentiate into a
+    /// mit_mot, so only those names can have mit_mots.
+    bool gradient = false;
+    bool forward = true;  ///< the name has a part that is no gradient loop
 };
 
 struct ScanLayout {

@@ -3,6 +3,7 @@
 // variables inner graphs bind to them.
 #include "io/DPrintImportBuilder.h"
 
+#include "io/DPrintVocab.h"
 #include "ops/Opaque.h"
 
 #include <algorithm>
@@ -34,7 +35,7 @@ Variable* Builder::leafVar(Entity& e) {
         return e.var = n->output(0);
     }
     if (Variable* c = indexConstant(o, g)) return e.var = c;
-    if (auto lit = parseLiteral(o.head)) return e.var = makeConstant(e, o, *lit, g);
+    if (auto lit = parseLiteral(o.head)) return e.var = makeConstant(o, *lit, sc.kind, g);
     const std::string& h = o.head;
     if (sc.kind != ScopeKind::Outer) {
         // Inner graphs have no named inputs: a node whose inputs a depth limit cut off.
@@ -64,8 +65,25 @@ Variable* Builder::leafVar(Entity& e) {
     return e.var;
 }
 
-Variable* Builder::makeConstant(Entity& e, const Occ& o, const Literal& lit, GraphAssembler& g) {
-    const ScopeKind kind = m_scopes[static_cast<size_t>(e.scope)].kind;
+bool Builder::isConstantLeaf(const Entity& e) const {
+    if (e.apply || e.def < 0) return false;
+    const std::string& h = occ(e.def).head;
+    return h == "NoneConst{None}" || h == "NoneConst" || h.rfind("SliceConstant{", 0) == 0 || parseLiteral(h).has_value();
+}
+
+Variable* Builder::constantIn(Entity& e, int scope) {
+    if (scope == e.scope) return leafVar(e);
+    auto [it, fresh] = m_constantCopies.try_emplace({m_byId.at(e.id), scope}, nullptr);
+    if (!fresh) return it->second;
+    const Occ& o = occ(e.def);
+    Scope& sc = m_scopes[static_cast<size_t>(scope)];
+    if (Variable* c = indexConstant(o, *sc.graph)) return it->second = c;
+    auto lit = parseLiteral(o.head);
+    if (!lit) fail(o.line, "[id " + debugprint::idLetters(e.id) + "] is no constant but is used in another graph");
+    return it->second = makeConstant(o, *lit, sc.kind, *sc.graph);
+}
+
+Variable* Builder::makeConstant(const Occ& o, const Literal& lit, ScopeKind kind, GraphAssembler& g) {
     Type t;
     bool guessed = false;
     if (o.attrs.type) {
@@ -85,7 +103,7 @@ Variable* Builder::makeConstant(Entity& e, const Occ& o, const Literal& lit, Gra
             int k = -1;
             user = stripOutputIndex(occ(o.parent).head, &k);
             const auto& sib = occ(o.parent).children;
-            pos = static_cast<int>(std::find(sib.begin(), sib.end(), e.def) - sib.begin());
+            pos = static_cast<int>(std::find_if(sib.begin(), sib.end(), [&](int c) { return occ(c).line == o.line; }) - sib.begin());
         }
         const bool sub = user.rfind("Subtensor{", 0) == 0, inc = user.rfind("SetSubtensor{", 0) == 0 || user.rfind("IncSubtensor{", 0) == 0;
         if ((sub && pos >= 1) || (inc && pos >= 2) || user == "MakeSlice") t = Type::scalar(DType::Int64);

@@ -169,10 +169,10 @@ void parseAttrs(std::string_view s, size_t p, int line, Attrs& a) {
             a.topo = v;
             p += q;
         } else if (r[0] == '(') {
-            dup(a.tag.has_value(), "op-info tags");
+            if (a.tags.size() == 2) fail(line, "more than two op-info tags on one line");
             size_t q = r.find(')');
             if (q == std::string_view::npos) fail(line, "expected ')' closing the op info " + std::string(r));
-            a.tag = std::string(r.substr(1, q - 1));
+            a.tags.emplace_back(r.substr(1, q - 1));
             p += q + 1;
         } else {
             fail(line, "unexpected '" + std::string(r.substr(0, 24)) +

@@ -6,8 +6,9 @@
 //   n_steps | seqs | mit_sot | sit_sot | untraced | nit_sot | non_seqs
 // that fits the counts is checked against all of that; the tags, when printed,
 // decide. Taps are never printed: a mit_sot state with k tap inputs is taken to
-// read taps -k..-1 (the caller says so in a note). mit_mot loops (gradients) are
-// not inferred.
+// read taps -k..-1, and a mit_mot (only PyTensor's gradient loops, named `grad_of_`,
+// have them) to be the gradient PyTensor builds of such a state (mitMotTaps below;
+// the caller says so in a note).
 #include "io/DPrintImportInternal.h"
 #include "io/DPrintVocab.h"
 
@@ -68,7 +69,7 @@ public:
             if (out.tag != tags.innerOutputs[static_cast<size_t>(j)] && !(out.tag.empty() && !anyTags())) return "inner output tag";
             if (!out.ndim) continue;
             if (j < info.innerOutNitSot()) {
-                const Type& buf = m_ev.outerInputs[static_cast<size_t>(info.outerInMitSot() + j)]->type();
+                const Type& buf = m_ev.outerInputs[static_cast<size_t>(info.outerInMitMot() + stateOfInnerOutput(info, j))]->type();
                 if (*out.ndim != buf.ndim() - 1) return "state output rank";
             } else if (j >= info.innerOutUntraced() && j < info.innerOutUntraced() + info.nUntraced) {
                 const Type& o = m_ev.outerInputs[static_cast<size_t>(info.outerInUntraced() + j - info.innerOutUntraced())]->type();
@@ -80,7 +81,9 @@ public:
             if (idx >= numOut) return "output ." + std::to_string(idx) + " beyond the layout's " + std::to_string(numOut);
             if (!out.tag.empty() && out.tag != tags.outerOutputs[static_cast<size_t>(idx)]) return "outer output tag";
             if (!out.ndim) continue;
-            const int innerOut = idx;  // outer output i <-> inner output i for these categories
+            // Traced states' outer outputs are in state order; nit_sot and untraced ones follow
+            // their inner outputs' order.
+            const int innerOut = idx < info.nTracedStates() ? info.innerOutState(idx) : info.innerOutNitSot() + idx - info.outerOutNitSot();
             const auto& io = m_ev.innerOutputs[static_cast<size_t>(innerOut)];
             const bool untraced = idx >= info.outerOutUntraced();
             if (io.ndim && *out.ndim != *io.ndim + (untraced ? 0 : 1)) return "output ." + std::to_string(idx) + " rank";
@@ -101,6 +104,12 @@ public:
     }
 
 private:
+    static int stateOfInnerOutput(const ScanInfo& info, int j) {
+        int s = 0;
+        while (s + 1 < info.nTracedStates() && info.innerOutState(s + 1) <= j) ++s;
+        return s;
+    }
+
     // PyTensor keeps one tag per variable: a variable at two positions shows the
     // later position's tag at both.
     bool tagFits(const std::string& tag, int p, const std::vector<std::string>& expected) const {
@@ -113,21 +122,72 @@ private:
     const ScanEvidence& m_ev;
 };
 
-// Tap counts of mit_sot state i: from `inner_in_mit_sot-i-j` tags, else from the
-// inner inputs linked to its outer input.
-int tapCount(const ScanEvidence& ev, int state, int outerPos) {
-    int fromTags = 0, linked = 0;
-    const std::string pre = "inner_in_mit_sot-" + std::to_string(state) + "-";
-    for (const auto& in : ev.innerInputs) {
-        if (in.tag.rfind(pre, 0) == 0) {
+// How many `<prefix>-i-j` tags state i shows (the highest j + 1), 0 when none.
+int taggedCount(const std::string& prefix, int state, const std::vector<std::string>& tags) {
+    int n = 0;
+    const std::string pre = prefix + "-" + std::to_string(state) + "-";
+    for (const auto& t : tags)
+        if (t.rfind(pre, 0) == 0) {
             try {
-                fromTags = std::max(fromTags, std::stoi(in.tag.substr(pre.size())) + 1);
+                n = std::max(n, std::stoi(t.substr(pre.size())) + 1);
             } catch (const std::exception&) {
             }
         }
+    return n;
+}
+
+std::vector<std::string> innerInputTags(const ScanEvidence& ev) {
+    std::vector<std::string> tags;
+    for (const auto& in : ev.innerInputs) tags.push_back(in.tag);
+    return tags;
+}
+
+// Tap counts of multi-tap state i (`category` "mit_sot" or "mit_mot"): from its
+// `inner_in_<category>-i-j` tags, else from the inner inputs linked to its outer input.
+int tapCount(const ScanEvidence& ev, const std::string& category, int state, int outerPos) {
+    int linked = 0;
+    for (const auto& in : ev.innerInputs)
         if (std::find(in.outer.begin(), in.outer.end(), outerPos) != in.outer.end()) ++linked;
+    return std::max({taggedCount("inner_in_" + category, state, innerInputTags(ev)), linked, 1});
+}
+
+// The taps of a mit_sot with k inner inputs whose outer input keeps `init` initial
+// rows: the oldest tap is -init (pytensor.scan keeps exactly those rows), the others the
+// nearest steps; without `init`, -k..-1.
+std::vector<int> mitSotTaps(int k, std::optional<int> init) {
+    std::vector<int> taps;
+    if (init && *init > k && k >= 2) taps.push_back(-*init);
+    for (int t = static_cast<int>(k - taps.size()); t >= 1; --t) taps.push_back(-t);
+    return taps;
+}
+
+// The taps of a mit_mot with `in` inner inputs and `out` inner outputs, as PyTensor's
+// Scan.L_op builds them: the gradient of a sit_sot reads taps [0, 1] and writes [1];
+// of a mit_sot reading taps -k..-1 reads [0, k, ..., 1] and writes [k, ..., 1]; of the
+// sit_sot gradient's own mit_mot ([0, 1] / [1]) reads [-1, 0] and writes [0, -1].
+// nullopt for any other count.
+std::optional<std::pair<std::vector<int>, std::vector<int>>> mitMotTaps(int in, int out) {
+    if (in >= 2 && out == in - 1) {
+        std::vector<int> ins{0}, outs;
+        for (int k = out; k >= 1; --k) {
+            ins.push_back(k);
+            outs.push_back(k);
+        }
+        return std::make_pair(ins, outs);
     }
-    return std::max({fromTags, linked, 1});
+    if (in == 2 && out == 2) return std::make_pair(std::vector<int>{-1, 0}, std::vector<int>{0, -1});
+    return std::nullopt;
+}
+
+// Among layouts that fit, the one that reads the loop as PyTensor builds it: a body
+// uses its inputs (dprint prints the used ones), and an outer input that is n_steps
+// itself is a nit_sot's length (pytensor.scan passes n_steps there).
+int plausibility(const ScanEvidence& ev, const ScanInfo& info) {
+    int score = -info.numInnerInputs();
+    for (const auto& in : ev.innerInputs) score += in.k < info.numInnerInputs();
+    for (int p = info.outerInNitSot(); p < info.outerInNonSeqs(); ++p) score += ev.outerInputs[static_cast<size_t>(p)] == ev.outerInputs[0];
+    for (int p = info.outerInNonSeqs(); p < info.numOuterInputs(); ++p) score -= ev.outerInputs[static_cast<size_t>(p)] == ev.outerInputs[0];
+    return score;
 }
 
 } // namespace
@@ -138,11 +198,15 @@ std::string describeLayout(const ScanInfo& info) {
         if (n) s += (s.empty() ? "" : ", ") + std::to_string(n) + " " + what;
     };
     add(info.nSeqs, info.nSeqs == 1 ? "sequence" : "sequences");
-    for (int i = 0; i < info.nMitSot(); ++i) {
-        std::string taps;
-        for (int t : info.mitSotTaps[static_cast<size_t>(i)]) taps += (taps.empty() ? "" : ", ") + std::to_string(t);
-        add(1, "mit_sot (taps [" + taps + "])");
-    }
+    auto list = [](const std::vector<int>& v) {
+        std::string t;
+        for (int x : v) t += (t.empty() ? "" : ", ") + std::to_string(x);
+        return "[" + t + "]";
+    };
+    for (int i = 0; i < info.nMitMot(); ++i)
+        add(1, "mit_mot (taps " + list(info.mitMotInTaps[static_cast<size_t>(i)]) + " -> " + list(info.mitMotOutTaps[static_cast<size_t>(i)]) +
+                   ")");
+    for (int i = 0; i < info.nMitSot(); ++i) add(1, "mit_sot (taps " + list(info.mitSotTaps[static_cast<size_t>(i)]) + ")");
     add(info.nSitSot, "sit_sot");
     add(info.nUntraced, "untraced");
     add(info.nNitSot, "nit_sot");
@@ -158,32 +222,40 @@ std::optional<ScanLayout> inferScanLayout(const ScanEvidence& ev, std::string* w
         *why = "a Scan needs n_steps and its inner outputs";
         return std::nullopt;
     }
-    for (const auto& o : ev.innerOutputs)
-        if (o.tag.rfind("inner_out_mit_mot", 0) == 0) {
-            *why = "mit_mot loops cannot be read back from a listing (their taps are not printed)";
-            return std::nullopt;
-        }
     LayoutCheck checker(ev);
     const bool tags = checker.anyTags();
     // With op-info tags the layout can be read off directly.
     if (tags) {
         ScanInfo info;
         info.asWhile = ev.asWhile;
+        int mitMot = 0, mitSot = 0;
         for (const auto& t : ev.outerInputTags) {
             info.nSeqs += t.rfind("outer_in_seqs-", 0) == 0;
             info.nNonSeqs += t.rfind("outer_in_non_seqs-", 0) == 0;
         }
-        int mitSot = 0;
+        std::vector<std::string> outTags;
         for (const auto& o : ev.innerOutputs) {
+            outTags.push_back(o.tag);
+            if (o.tag.rfind("inner_out_mit_mot-", 0) == 0) mitMot = std::max(mitMot, std::stoi(o.tag.substr(18)) + 1);
             mitSot += o.tag.rfind("inner_out_mit_sot-", 0) == 0;
             info.nSitSot += o.tag.rfind("inner_out_sit_sot-", 0) == 0;
             info.nNitSot += o.tag.rfind("inner_out_nit_sot-", 0) == 0;
             info.nUntraced += o.tag.rfind("inner_out_shared-", 0) == 0;
         }
+        for (int i = 0; i < mitMot; ++i) {
+            const int in = tapCount(ev, "mit_mot", i, 1 + info.nSeqs + i), out = taggedCount("inner_out_mit_mot", i, outTags);
+            auto taps = mitMotTaps(in, out);
+            if (!taps) {
+                *why = "its mit_mot " + std::to_string(i) + " has " + std::to_string(in) + " inner inputs and " + std::to_string(out) +
+                       " inner outputs, and dprint does not print which taps they are";
+                return std::nullopt;
+            }
+            info.mitMotInTaps.push_back(taps->first);
+            info.mitMotOutTaps.push_back(taps->second);
+        }
         for (int i = 0; i < mitSot; ++i) {
-            std::vector<int> tv;
-            for (int k = tapCount(ev, i, 1 + info.nSeqs + i); k >= 1; --k) tv.push_back(-k);
-            info.mitSotTaps.push_back(tv);
+            const int pos = 1 + info.nSeqs + mitMot + i;
+            info.mitSotTaps.push_back(mitSotTaps(tapCount(ev, "mit_sot", i, pos), ev.initRows[static_cast<size_t>(pos)]));
         }
         if (checker.check(info).empty()) return ScanLayout{info, true, 1};
     }
@@ -199,43 +271,73 @@ std::optional<ScanLayout> inferScanLayout(const ScanEvidence& ev, std::string* w
         ++rowsPrefix;
     }
     std::optional<ScanLayout> best;
+    int bestScore = 0;
     std::string firstMismatch;
     int fits = 0;
-    const int rest = n - 1 - m;  // seqs + non_seqs
-    for (int s = 0; s <= std::max(rest, 0) && rest >= 0; ++s) {
-        const int q = rest - s;
-        for (int t = 0; t <= m; ++t)
-            for (int u = 0; u <= m - t; ++u) {
-                if (s + t + u > rowsPrefix) continue;
-                for (int h = 0; h <= m - t - u; ++h) {
-                    const int nit = m - t - u - h;
-                    ScanInfo info;
-                    info.nSeqs = s;
-                    info.nSitSot = u;
-                    info.nUntraced = h;
-                    info.nNitSot = nit;
-                    info.nNonSeqs = q;
-                    info.asWhile = ev.asWhile;
-                    bool single = false;
-                    for (int i = 0; i < t; ++i) {
-                        const int taps = tapCount(ev, i, 1 + s + i);
-                        single |= taps == 1;
-                        std::vector<int> tv;
-                        for (int k = taps; k >= 1; --k) tv.push_back(-k);
-                        info.mitSotTaps.push_back(tv);
+    auto consider = [&](const ScanInfo& info) {
+        std::string mismatch = checker.check(info);
+        if (!mismatch.empty()) {
+            if (firstMismatch.empty()) firstMismatch = describeLayout(info) + ": " + mismatch;
+            return;
+        }
+        ++fits;
+        const int score = plausibility(ev, info);
+        if (!best || score > bestScore) {
+            best = ScanLayout{info, tags, 0};
+            bestScore = score;
+        }
+    };
+    // Categories in outer-input order: n_steps | seqs s | multi-tap states t (the first
+    // g of them mit_mots) | sit_sot u | untraced h | nit_sot | non_seqs. A mit_mot has
+    // as many inner outputs as taps it writes, so the counts are checked per layout.
+    for (int s = 0; s + 1 <= n; ++s)
+        for (int t = 0; s + t <= rowsPrefix && t <= m; ++t)
+            for (int g = ev.forward ? 0 : t; g <= (ev.gradient ? t : 0); ++g) {
+                // Each mit_mot reads as one of PyTensor's gradient layouts (mitMotTaps); a
+                // two-input one may also be the gradient of a gradient ([-1, 0] / [0, -1]).
+                std::vector<int> ins(static_cast<size_t>(t));
+                bool single = false;
+                for (int i = 0; i < t; ++i) {
+                    ins[static_cast<size_t>(i)] = tapCount(ev, i < g ? "mit_mot" : "mit_sot", i < g ? i : i - g, 1 + s + i);
+                    single |= ins[static_cast<size_t>(i)] == 1;
+                }
+                // Without tags a single-tap state reads as a sit_sot (PyTensor's usual case).
+                if (single && !tags) continue;
+                const int variants = 1 << std::min(g, 6);
+                for (int v = 0; v < variants; ++v) {
+                    ScanInfo base;
+                    base.nSeqs = s;
+                    base.asWhile = ev.asWhile;
+                    bool ok = true;
+                    int stateOuts = 0;
+                    for (int i = 0; i < t && ok; ++i) {
+                        const int in = ins[static_cast<size_t>(i)];
+                        if (i >= g) {
+                            base.mitSotTaps.push_back(mitSotTaps(in, ev.initRows[static_cast<size_t>(1 + s + i)]));
+                            ++stateOuts;
+                            continue;
+                        }
+                        const bool second = (v >> i) & 1;
+                        auto taps = mitMotTaps(in, second ? in : in - 1);
+                        ok = taps.has_value();
+                        if (!ok) break;
+                        base.mitMotInTaps.push_back(taps->first);
+                        base.mitMotOutTaps.push_back(taps->second);
+                        stateOuts += static_cast<int>(taps->second.size());
                     }
-                    // Without tags a single-tap state reads as a sit_sot (PyTensor's usual case).
-                    if (single && !tags) continue;
-                    std::string mismatch = checker.check(info);
-                    if (!mismatch.empty()) {
-                        if (firstMismatch.empty()) firstMismatch = describeLayout(info) + ": " + mismatch;
-                        continue;
-                    }
-                    ++fits;
-                    if (!best) best = ScanLayout{info, tags, 0};
+                    if (!ok) continue;
+                    for (int u = 0; s + t + u <= rowsPrefix && stateOuts + u <= m; ++u)
+                        for (int h = 0; stateOuts + u + h <= m; ++h) {
+                            ScanInfo info = base;
+                            info.nSitSot = u;
+                            info.nUntraced = h;
+                            info.nNitSot = m - stateOuts - u - h;
+                            info.nNonSeqs = n - 1 - s - t - u - h - info.nNitSot;
+                            if (info.nNonSeqs < 0) continue;
+                            consider(info);
+                        }
                 }
             }
-    }
     if (!best) {
         *why = "no layout fits its " + std::to_string(n) + " outer inputs and " + std::to_string(m) + " inner outputs" +
                (firstMismatch.empty() ? std::string() : " (e.g. " + firstMismatch + ")");

@@ -5,7 +5,9 @@
 #include "io/DPrintImportBuilder.h"
 
 #include "io/DPrintVocab.h"
+#include "ops/IncSubtensor.h"
 #include "ops/ScanOp.h"
+#include "rewrite/LocalRewriteUtil.h"
 
 #include <algorithm>
 
@@ -77,6 +79,18 @@ std::optional<std::pair<int, std::string>> nominal(const std::string& h) {
     return std::make_pair(std::stoi(h.substr(1, dash - 1)), h.substr(dash + 1));
 }
 
+// c of `SetSubtensor{:stop}(buffer, init, c)` with a constant c, else nullopt.
+std::optional<int> initialRows(const Variable* v) {
+    const Node* n = v->owner();
+    const auto* inc = n ? dynamic_cast<const IncSubtensorOp*>(&n->op()) : nullptr;
+    if (!inc || !inc->setInsteadOfInc() || inc->entries().size() != 1 || n->numInputs() != 3) return std::nullopt;
+    const IndexEntry& e = inc->entries()[0];
+    if (e.kind != IndexEntry::Kind::Slice || e.hasStart || !e.hasStop || e.hasStep) return std::nullopt;
+    auto c = rw::constantIntOf(*n->input(2));
+    if (!c || *c < 1 || *c > 1000000) return std::nullopt;
+    return static_cast<int>(*c);
+}
+
 } // namespace
 
 int Builder::prepareScanBody(Entity& e, const std::vector<Variable*>& inputs, int section) {
@@ -89,8 +103,17 @@ int Builder::prepareScanBody(Entity& e, const std::vector<Variable*>& inputs, in
     }
     ScanEvidence ev;
     ev.asWhile = name->asWhile;
+    ev.forward = false;
+    for (size_t b = 0; b <= name->name.size();) {
+        const size_t amp = std::min(name->name.find('&', b), name->name.size());
+        const bool grad = name->name.compare(b, 8, "grad_of_") == 0;
+        ev.gradient |= grad;
+        ev.forward |= !grad;
+        b = amp + 1;
+    }
     ev.outerInputs.assign(inputs.begin(), inputs.end());
-    for (int c : occ(e.def).children) ev.outerInputTags.push_back(occ(c).attrs.tag.value_or(""));
+    for (const Variable* v : inputs) ev.initRows.push_back(initialRows(v));
+    for (int c : occ(e.def).children) ev.outerInputTags.push_back(occ(c).attrs.tag("outer_in_"));
     // Inner inputs: the `*k-` leaves of the body.
     std::vector<int> nominalEntity;
     for (int ei : m_sectionNominals[static_cast<size_t>(section)]) {
@@ -114,7 +137,7 @@ int Builder::prepareScanBody(Entity& e, const std::vector<Variable*>& inputs, in
         }
         if (!in.type && o.attrs.type) in.type = o.attrs.type;
         if (!in.type) fail(o.line, "the type of the inner input " + o.head + " is not printed");
-        in.tag = o.attrs.tag.value_or("");
+        in.tag = o.attrs.tag("inner_in_");
         for (int i : x.occs)
             if (occ(i).section != section) {
                 continue;
@@ -137,7 +160,7 @@ int Builder::prepareScanBody(Entity& e, const std::vector<Variable*>& inputs, in
     for (int oi : m_l.sections[static_cast<size_t>(section)].outputs) {
         ScanEvidence::InnerOut out;
         out.ndim = ndimOf(occ(oi).attrs);
-        out.tag = occ(oi).attrs.tag.value_or("");
+        out.tag = occ(oi).attrs.tag("inner_out_");
         ev.innerOutputs.push_back(std::move(out));
     }
     for (int i : e.occs) {
@@ -148,7 +171,7 @@ int Builder::prepareScanBody(Entity& e, const std::vector<Variable*>& inputs, in
         ev.multiOutput |= k >= 0;
         auto& out = ev.outerOutputs[std::max(k, 0)];
         if (!out.ndim) out.ndim = ndimOf(o.attrs);
-        if (out.tag.empty()) out.tag = o.attrs.tag.value_or("");
+        if (out.tag.empty()) out.tag = o.attrs.tag("outer_out_");
     }
     std::string why;
     auto layout = inferScanLayout(ev, &why);
@@ -159,11 +182,14 @@ int Builder::prepareScanBody(Entity& e, const std::vector<Variable*>& inputs, in
     const ScanInfo& info = layout->info;
     if (!layout->fromTags)
         note(headerLine, "Scan " + idName(e.id) + ": no op-info tags; categories inferred from its inner inputs' -> links and types: " +
-                             describeLayout(info) + (layout->alternatives > 1 ? " (the first of " + std::to_string(layout->alternatives) +
+                             describeLayout(info) + (layout->alternatives > 1 ? " (the likeliest of " + std::to_string(layout->alternatives) +
                                                                                      " layouts that fit)"
                                                                                : ""));
-    if (info.nMitSot() > 0)
-        note(headerLine, "Scan " + idName(e.id) + ": dprint does not print taps; mit_sot taps taken as " + describeLayout(info));
+    if (info.nMitSot() > 0 || info.nMitMot() > 0)
+        note(headerLine, "Scan " + idName(e.id) + ": dprint does not print taps; taken as " + describeLayout(info) +
+                             (info.nMitMot() > 0 ? " (mit_mot taps as PyTensor's gradient of a sit_sot, a mit_sot reading taps -k..-1, "
+                                                   "or a sit_sot's gradient loop)"
+                                                 : ""));
     // The body's inputs: printed ones with their types, unused ones typed from their outer input.
     sc.graph = std::make_unique<GraphAssembler>();
     const std::vector<int> innerToOuter = debugprint::scanInnerToOuterInput(info);
