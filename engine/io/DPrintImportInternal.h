@@ -99,6 +99,9 @@ struct Literal {
     std::vector<std::string> words;  ///< element texts in C order
     StaticShape shape;               ///< from the bracket nesting ({} for a scalar)
     bool elided = false;             ///< shortened with "..." (values unknown)
+    /// A float array printed at NumPy's default precision (8 decimals): an element shows
+    /// all 8, so its value may have been rounded.
+    bool rounded = false;
     std::string name;                ///< "c" of "c{1.5}"
 };
 /// nullopt when `s` is no constant literal.

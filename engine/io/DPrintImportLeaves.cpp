@@ -122,6 +122,8 @@ Variable* Builder::makeConstant(const Occ& o, const Literal& lit, ScopeKind kind
         m_guessed.insert(n->output(0));
         return n->output(0);
     }
+    if (lit.rounded)
+        note(o.line, "constant " + o.head + ": NumPy prints arrays with 8 decimals, so its values may be rounded");
     StaticShape shape = t.shape;
     if (!lit.shape.empty()) {
         if (t.isScalarType() || lit.shape.size() != t.shape.size())

@@ -281,6 +281,14 @@ void Builder::addNode(Entity& e, OpPtr op, const std::vector<Variable*>& inputs,
     }
     bool guessedOut = false;
     auto printed = printedOutputTypes(e, static_cast<int>(inferred.size()), &inferred, &guessedOut);
+    // A reduction's `dtype` is not in its printed name, only in its printed output type.
+    if (const auto* red = dynamic_cast<const ReduceOp*>(op.get());
+        red && !opaque && red->reduceKind() != ReduceKind::CAReduce && !red->reduceParams().dtype && printed[0] &&
+        printed[0]->dtype != inferred[0].dtype) {
+        ReduceParams params = red->reduceParams();
+        params.dtype = printed[0]->dtype;
+        return addNode(e, makeReduce(red->reduceKind(), red->axes(), params), inputs, false);
+    }
     std::vector<Type> declared;
     for (size_t k = 0; k < inferred.size(); ++k) declared.push_back(printed[k] ? *printed[k] : inferred[k]);
     Node* n = nullptr;

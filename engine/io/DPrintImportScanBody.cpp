@@ -79,14 +79,17 @@ std::optional<std::pair<int, std::string>> nominal(const std::string& h) {
     return std::make_pair(std::stoi(h.substr(1, dash - 1)), h.substr(dash + 1));
 }
 
-// c of `SetSubtensor{:stop}(buffer, init, c)` with a constant c, else nullopt.
+// c of `SetSubtensor{:stop}(buffer, init, c)` when c is known, else nullopt.
 std::optional<int> initialRows(const Variable* v) {
     const Node* n = v->owner();
     const auto* inc = n ? dynamic_cast<const IncSubtensorOp*>(&n->op()) : nullptr;
     if (!inc || !inc->setInsteadOfInc() || inc->entries().size() != 1 || n->numInputs() != 3) return std::nullopt;
     const IndexEntry& e = inc->entries()[0];
     if (e.kind != IndexEntry::Kind::Slice || e.hasStart || !e.hasStop || e.hasStep) return std::nullopt;
+    // The stop is a constant, or (pytensor.scan's `init.shape[0]`) the initial value's rows.
     auto c = rw::constantIntOf(*n->input(2));
+    const Type& init = n->input(1)->type();
+    if (!c && !init.isScalarType() && init.ndim() >= 1 && init.shape[0] != kUnknownDim) c = init.shape[0];
     if (!c || *c < 1 || *c > 1000000) return std::nullopt;
     return static_cast<int>(*c);
 }
@@ -136,6 +139,12 @@ int Builder::prepareScanBody(Entity& e, const std::vector<Variable*>& inputs, in
             in.type = parseTypeText(std::string_view(rest).substr(1, rest.size() - 2), o.line, &unsupported);
         }
         if (!in.type && o.attrs.type) in.type = o.attrs.type;
+        if (!in.type && (!o.attrs.unsupportedType.empty() || rest.front() == '<')) {
+            // A random generator or another PyTensor type tensorlens has no counterpart for:
+            // its outer input is imported the same way (DPrintImportLeaves.cpp).
+            note(o.line, "the inner input " + o.head + " has a PyTensor type tensorlens cannot represent: imported as an int8 scalar");
+            in.type = Type::tensor(DType::Int8, {});
+        }
         if (!in.type) fail(o.line, "the type of the inner input " + o.head + " is not printed");
         in.tag = o.attrs.tag("inner_in_");
         for (int i : x.occs)

@@ -217,6 +217,10 @@ bool parseArray(std::string_view s, Literal& lit) {
                 else if (numberDepth != depth) return false;  // a number beside a sub-list
                 lit.words.emplace_back(w);
                 ++counts[static_cast<size_t>(depth - 1)];
+                if (st == Literal::Style::Float) {
+                    const size_t dot = w.find('.'), exp = std::min(w.find_first_of("eE"), w.size());
+                    lit.rounded |= dot != std::string_view::npos && exp > dot && exp - dot - 1 >= 8;
+                }
             }
             p = e;
         }
