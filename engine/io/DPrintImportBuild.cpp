@@ -202,9 +202,13 @@ Variable* Builder::inputVar(int oi) {
         const int s = m_scopes[static_cast<size_t>(o.section)].aliasOf >= 0 ? m_scopes[static_cast<size_t>(o.section)].aliasOf : o.section;
         return s != c.scope && isConstantLeaf(c) ? constantIn(c, s) : leafVar(c);
     }
-    if (!c.node) fail(o.line, idName(c.id) + " is used before it is built (a cycle in the listing?)");
     int k = -1;
     stripOutputIndex(o.head, &k);
+    if (!c.node && !c.inlined.empty()) {
+        if (k >= static_cast<int>(c.inlined.size())) fail(o.line, idName(c.id) + " has no output ." + std::to_string(k));
+        return c.inlined[static_cast<size_t>(std::max(k, 0))];
+    }
+    if (!c.node) fail(o.line, idName(c.id) + " is used before it is built (a cycle in the listing?)");
     if (k < 0) {
         if (c.node->numOutputs() != 1)
             fail(o.line, idName(c.id) + " has " + std::to_string(c.node->numOutputs()) + " outputs; expected '.k' after its name");

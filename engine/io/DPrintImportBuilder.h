@@ -27,6 +27,7 @@ struct Entity {
     int state = 0;          ///< 0 not built, 1 in progress, 2 built
     Node* node = nullptr;   ///< Apply entities
     Variable* var = nullptr;  ///< leaves
+    std::vector<Variable*> inlined;  ///< a Composite nested in a Composite body: its outputs, copied into that body
 };
 
 enum class ScopeKind { Outer, ScanBody, CompositeBody, GraphOpBody, OtherBody };
@@ -90,6 +91,9 @@ private:
                                std::unique_ptr<Graph>* fromName, std::string* why);
     void addNode(Entity& e, OpPtr op, const std::vector<Variable*>& inputs, bool opaque);
     OpPtr opaqueFor(Entity& e, const std::vector<Variable*>& inputs, const std::string& why);
+    /// A Composite inside a Composite's body: its body copied in (no scalar op holds a
+    /// graph). False, with *why, when its body cannot be had.
+    bool inlineComposite(Entity& e, const std::vector<Variable*>& inputs, std::string* why);
     std::vector<std::optional<Type>> printedOutputTypes(const Entity& e, int numOutputs, const std::vector<Type>* inferred,
                                                         bool* guessed);
     int numPrintedOutputs(const Entity& e) const;

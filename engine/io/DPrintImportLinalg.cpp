@@ -140,6 +140,9 @@ OpPtr linalgOpFromName(std::string_view base, std::optional<std::string_view> pa
         const std::string_view coreName = trim(p.substr(0, split)), signature = trim(p.substr(split + 1));
         OpPtr core = coreFrom(coreName, why);
         if (!core && coreName == "Dot") core = makeOp(OpKind::Dot, nlohmann::json::object(), nullptr);
+        // Any other op PyTensor vectorises (Tri, ARange, Subtensor, Convolve1d, ...), read
+        // by name alone: none of those depends on its inputs' types for its parameters.
+        if (!core && why->empty()) core = opFromName(std::string(coreName), {}, std::nullopt, why);
         if (!core) {
             if (why->empty()) *why = "tensorlens has no core op " + std::string(coreName);
             return nullptr;

@@ -4,6 +4,7 @@
 // (an imported graph prints what it was printed with).
 #include "io/DPrintImportBuilder.h"
 #include "ops/Reduce.h"
+#include "io/JsonNestedComposite.h"
 
 #include "io/DPrintVocab.h"
 #include "ops/Elemwise.h"
@@ -227,6 +228,23 @@ OpPtr Builder::opaqueFor(Entity& e, const std::vector<Variable*>& inputs, const 
     return makeOpaque(baseName(e), std::move(types), valid(d.attrs.destroy), valid(d.attrs.view));
 }
 
+bool Builder::inlineComposite(Entity& e, const std::vector<Variable*>& inputs, std::string* why) {
+    std::vector<DType> dtypes;
+    for (Variable* v : inputs) dtypes.push_back(v->type().dtype);
+    std::unique_ptr<Graph> fromName;
+    const Graph* body = compositeBody(e, baseName(e), dtypes, &fromName, why);
+    if (!body) return false;
+    std::vector<Type> types;
+    for (const Variable* v : body->outputs()) types.push_back(v->type());
+    try {
+        e.inlined = inlineNestedComposite(graphOf(e.scope), *body, inputs, types, {});
+    } catch (const std::exception& ex) {
+        *why = ex.what();
+        return false;
+    }
+    return true;
+}
+
 void Builder::makeNode(Entity& e, const std::vector<Variable*>& inputs) {
     const Occ& d = occ(e.def);
     const std::string base = baseName(e);
@@ -234,6 +252,9 @@ void Builder::makeNode(Entity& e, const std::vector<Variable*>& inputs) {
     OpPtr op;
     if (d.repeat) {
         why = "its inputs are not printed (stop_on_name)";
+    } else if (m_scopes[static_cast<size_t>(e.scope)].kind == ScopeKind::CompositeBody && base.rfind("Composite{", 0) == 0) {
+        if (inlineComposite(e, inputs, &why)) return;
+        m_scopes[static_cast<size_t>(e.scope)].unbuildable = "its nested " + base + " cannot be read: " + why;
     } else if (m_scopes[static_cast<size_t>(e.scope)].kind == ScopeKind::CompositeBody) {
         op = scalarOpFromName(base);
         if (!op) {

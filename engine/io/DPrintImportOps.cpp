@@ -53,6 +53,7 @@ const std::unordered_map<std::string, ScalarName>& scalarNames(bool outer) {
                 }
             } else {
                 m.emplace(o ? elemwiseOpName(code) : scalarOpName(code), ScalarName{code, DType::Float64});
+                if (o) m.emplace(inplaceElemwiseOpName(code), ScalarName{code, DType::Float64});
             }
         }
         return m;
@@ -378,7 +379,11 @@ OpPtr opFromName(const std::string& name, const std::vector<Variable*>& inputs, 
         if (why->empty()) *why = "tensorlens has no op " + name;
         return nullptr;
     }
-    if (op->name() != name) {
+    // An inplace Elemwise's name ("Truediv") printed without its destroy map reads back
+    // as the plain one ("True_div"): the same op.
+    const auto* ew = dynamic_cast<const Elemwise*>(op.get());
+    const bool unmarkedInplace = ew && !ew->composite() && !destroy && name == inplaceElemwiseOpName(ew->scalarOp(), ew->castTo());
+    if (op->name() != name && !unmarkedInplace) {
         *why = "read back as " + op->name() + ", not " + name;
         return nullptr;
     }

@@ -13,14 +13,14 @@ std::vector<Variable*> inlineNestedComposite(GraphAssembler& g, const Graph& bod
     if (inputs.size() != body.inputs().size())
         throw std::invalid_argument("the nested Composite takes " + std::to_string(body.inputs().size()) + " inputs, the node gives " +
                                     std::to_string(inputs.size()));
-    if (types.size() != body.outputs().size() || outputIds.size() != body.outputs().size())
+    if (types.size() != body.outputs().size() || (!outputIds.empty() && outputIds.size() != body.outputs().size()))
         throw std::invalid_argument("the nested Composite has " + std::to_string(body.outputs().size()) + " outputs, the node declares " +
-                                    std::to_string(outputIds.size()));
+                                    std::to_string(types.size()));
     std::unordered_map<const Variable*, Variable*> map;
     for (size_t i = 0; i < inputs.size(); ++i) map[body.inputs()[i]] = inputs[i];
     // Output k is written by its own node where it can; otherwise by identity below.
     std::unordered_map<const Variable*, size_t> producedAs;
-    std::vector<bool> viaIdentity(outputIds.size(), false);
+    std::vector<bool> viaIdentity(types.size(), false);
     for (size_t k = 0; k < body.outputs().size(); ++k) {
         const Variable* v = body.outputs()[k];
         const bool ownNode = v->owner() && v->owner()->numOutputs() == 1 && !producedAs.count(v);
@@ -31,15 +31,16 @@ std::vector<Variable*> inlineNestedComposite(GraphAssembler& g, const Graph& bod
         if (auto it = map.find(v); it != map.end()) return it->second;
         return map[v] = g.addConstant(v->constantValue(), v->type());  // only constants are left
     };
-    std::vector<Variable*> outs(outputIds.size(), nullptr);
+    std::vector<Variable*> outs(types.size(), nullptr);
+    auto idsOf = [&](size_t k) { return outputIds.empty() ? std::vector<VarId>{} : std::vector<VarId>{outputIds[k]}; };
     for (Node* n : body.toposort()) {
         std::vector<Variable*> ins;
         for (Variable* v : n->inputs()) ins.push_back(mapped(v));
         Node* copy;
         if (auto it = producedAs.find(n->output(0)); it != producedAs.end()) {
             const std::vector<Type> declared = {types[it->second]};
-            const std::vector<VarId> ids = {outputIds[it->second]};
-            copy = g.addNode(n->opPtr(), std::move(ins), {}, &declared, &ids);
+            const std::vector<VarId> ids = idsOf(it->second);
+            copy = g.addNode(n->opPtr(), std::move(ins), {}, &declared, ids.empty() ? nullptr : &ids);
             outs[it->second] = copy->output(0);
         } else {
             copy = g.addNode(n->opPtr(), std::move(ins));
@@ -49,8 +50,9 @@ std::vector<Variable*> inlineNestedComposite(GraphAssembler& g, const Graph& bod
     for (size_t k = 0; k < outs.size(); ++k) {
         if (!viaIdentity[k]) continue;
         const std::vector<Type> declared = {types[k]};
-        const std::vector<VarId> ids = {outputIds[k]};
-        outs[k] = g.addNode(makeScalarOp(ScalarOpCode::Identity), {mapped(body.outputs()[k])}, {}, &declared, &ids)->output(0);
+        const std::vector<VarId> ids = idsOf(k);
+        outs[k] = g.addNode(makeScalarOp(ScalarOpCode::Identity), {mapped(body.outputs()[k])}, {}, &declared, ids.empty() ? nullptr : &ids)
+                      ->output(0);
     }
     return outs;
 }

@@ -10,7 +10,7 @@
 namespace tl {
 
 /// Copies `body` (the nested Composite's scalar graph) into `g` on `inputs`; its
-/// outputs become variables with ids `outputIds` and types `types` (an output that
+/// outputs become variables with ids `outputIds` (empty: fresh ones) and types `types` (an output that
 /// is a body input, a constant or a repeated variable goes through identity).
 /// Throws std::invalid_argument when the input count does not match.
 std::vector<Variable*> inlineNestedComposite(GraphAssembler& g, const Graph& body, const std::vector<Variable*>& inputs,

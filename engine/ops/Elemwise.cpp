@@ -29,7 +29,7 @@ OpPtr Elemwise::withInplace(InplacePattern inplace) const {
 
 std::string Elemwise::name() const {
     if (m_composite) return pythonCapitalize(m_composite->name());
-    return elemwiseOpName(m_code, m_castTo);
+    return m_inplace.empty() ? elemwiseOpName(m_code, m_castTo) : inplaceElemwiseOpName(m_code, m_castTo);
 }
 
 std::vector<Type> Elemwise::inferTypes(std::span<const Type* const> inputs) const {

@@ -70,6 +70,20 @@ std::string elemwiseOpName(ScalarOpCode code, DType castTo) {
     return std::string(scalarOpInfo(code).outerName);
 }
 
+std::string inplaceElemwiseOpName(ScalarOpCode code, DType castTo) {
+    // The scalar ops whose PyTensor class name differs from their name.
+    switch (code) {
+    case C::TrueDiv: return "Truediv";
+    case C::IntDiv: return "Intdiv";
+    case C::Maximum: return "Scalarmaximum";
+    case C::Minimum: return "Scalarminimum";
+    case C::Softplus: return "Softplus";
+    case C::Log1mexp: return "Log1mexp";
+    case C::TriGamma: return "Trigamma";
+    default: return elemwiseOpName(code, castTo);
+    }
+}
+
 bool scalarArityOk(ScalarOpCode code, int n) {
     int a = scalarOpInfo(code).arity;
     return a == kVariadicArity ? n >= 1 : n == a;  // PyTensor's add and mul accept a single term

@@ -52,6 +52,10 @@ std::optional<ScalarOpCode> parseScalarOp(std::string_view name);
 std::string scalarOpName(ScalarOpCode code, DType castTo = DType::Float64);
 /// PyTensor's Elemwise name: "Exp", "True_div", "Cast{float32}".
 std::string elemwiseOpName(ScalarOpCode code, DType castTo = DType::Float64);
+/// The name of an inplace Elemwise: PyTensor's inplace rewrite gives it a scalar op
+/// without a name, printed as its class name capitalized ("Truediv", "Scalarmaximum");
+/// for most ops that is elemwiseOpName.
+std::string inplaceElemwiseOpName(ScalarOpCode code, DType castTo = DType::Float64);
 /// True when `n` inputs are acceptable (add/mul take one or more, as PyTensor's).
 bool scalarArityOk(ScalarOpCode code, int n);
 
