@@ -78,7 +78,9 @@ std::optional<SliceBounds> parseSliceConstant(const std::string& head) {
 bool isGraphOpName(const std::string& name) {
     for (std::string_view tail : {std::string_view("{inline=False}"), std::string_view("{inline=True}")})
         if (name.size() > tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0) return true;
-    return false;
+    // OpFromGraph subclasses print their attributes as `{self.x=...}` (Einsum, AllocDiag).
+    const size_t brace = name.find("{self.");
+    return brace != std::string::npos && brace > 0 && name.back() == '}' && name.find('{') == brace;
 }
 
 OpPtr indexingOpFromName(std::string_view base, std::optional<std::string_view> params, const std::vector<Variable*>& in,

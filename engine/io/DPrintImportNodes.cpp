@@ -268,6 +268,14 @@ void Builder::makeNode(Entity& e, const std::vector<Variable*>& inputs) {
     } else if (base.rfind("CAReduce{Composite{", 0) == 0) {
         op = careduceCompositeOp(e, inputs, &why);
     } else if (isGraphOpName(base) && e.section >= 0) {
+        // An OpFromGraph subclass tensorlens has as an op of its own (AllocDiag) is that op,
+        // its printed inner graph PyTensor's definition of it; any other runs its body.
+        op = base.find("{self.") != std::string::npos ? opFromName(base, inputs, d.attrs.destroy, &why) : nullptr;
+        if (op) {
+            note(d.line, idName(e.id) + " " + base + ": imported as tensorlens's op; its printed inner graph is not needed");
+            return addNode(e, op, inputs, false);
+        }
+        why.clear();
         op = graphOpFor(e, &why);
     } else {
         op = opFromName(base, inputs, d.attrs.destroy, &why);
