@@ -1,5 +1,7 @@
-// tensorlens import-dprint FILE.txt [-o OUT.json]
-// Reads PyTensor debugprint text (io/DPrintImport.h) and writes the graph as JSON.
+// tensorlens import-dprint FILE.txt [-o OUT.json] [--inputs IN.json]
+// Reads PyTensor debugprint text (io/DPrintImport.h) and writes the graph as JSON;
+// --inputs gives the types of inputs the listing prints without (their values' dtypes
+// and ranks, every dim unknown).
 // What was inferred or imported as opaque goes to stderr, one note a line, so the
 // JSON on stdout (without -o) stays clean.
 #include "cli/Args.h"
@@ -8,6 +10,7 @@
 
 #include "io/DPrintImport.h"
 #include "io/JsonGraph.h"
+#include "io/JsonValues.h"
 
 #include <fstream>
 #include <iostream>
@@ -17,7 +20,7 @@
 namespace tl::cli {
 
 int cmdImportDprint(const std::vector<std::string>& argv) {
-    Args args(argv, {"help", "quiet"}, {"output"});
+    Args args(argv, {"help", "quiet"}, {"output", "inputs"});
     if (args.positional().size() != 1) throw UsageError("give one dprint text file (or - for standard input)");
     const std::string file = args.positional()[0];
     std::string text;
@@ -30,7 +33,19 @@ int cmdImportDprint(const std::vector<std::string>& argv) {
         ss << in.rdbuf();
         text = ss.str();
     }
-    DPrintImport imp = importDprint(text, file == "-" ? std::string("<stdin>") : file);
+    DPrintInputTypes types;
+    if (auto in = args.value("inputs")) {
+        const nlohmann::json doc = readJsonFile(*in);
+        if (!doc.is_object()) throw std::runtime_error(*in + ": expected an object of input values by name");
+        for (const auto& [name, v] : doc.items()) {
+            auto dtype = v.is_object() && v.contains("dtype") && v["dtype"].is_string() ? parseDType(v["dtype"].get<std::string>())
+                                                                                       : std::nullopt;
+            if (!dtype || !v.contains("shape") || !v["shape"].is_array())
+                throw std::runtime_error(*in + ": /" + name + ": expected {\"dtype\", \"shape\", \"data\"}");
+            types.emplace(name, Type::tensor(*dtype, StaticShape(v["shape"].size(), kUnknownDim)));
+        }
+    }
+    DPrintImport imp = importDprint(text, file == "-" ? std::string("<stdin>") : file, types);
     if (!args.has("quiet"))
         for (const std::string& n : imp.notes) std::cerr << "note: " << n << "\n";
     writeTextOutput(args.value("output"), graphToJsonText(*imp.graph));

@@ -82,9 +82,10 @@ const std::vector<Command>& commands() {
          "(or --step, --mode, --exclude) runs the FAST_RUN pipeline on it first, as the window does.\n",
          &cmdExport},
         {"import-dprint", "read PyTensor dprint text into a JSON graph",
-         "Usage: tensorlens import-dprint FILE.txt -o OUT.json\n\n"
+         "Usage: tensorlens import-dprint FILE.txt -o OUT.json [--inputs IN.json]\n\n"
          "Reads the output of pytensor.dprint (any options, Inner graphs included). What had to be\n"
-         "inferred or could not be known is reported on stderr.\n",
+         "inferred or could not be known is reported on stderr. --inputs (the values file `run`\n"
+         "takes) types the inputs a listing printed without types (plain `pytensor.dprint(f)`).\n",
          &cmdImportDprint},
         {"missed", "what did PyTensor miss? its compiled graph beside tensorlens's, as a report",
          "Usage: tensorlens missed PT_TRACE.json [--markdown | --json] [-o OUT] [--mode exact|pytensor]\n"

@@ -39,10 +39,15 @@ struct DPrintImport {
     std::unordered_map<const Node*, int> topoIndex;
 };
 
+/// Types of the outer inputs by name, for a listing printed without types (plain
+/// `pytensor.dprint(f)`): the types of the values the graph is to run with. A printed
+/// type wins over these.
+using DPrintInputTypes = std::unordered_map<std::string, Type>;
+
 /// Parses a debugprint listing. `sourceName` (a file name) is put in front of error
 /// messages. Lines may carry a `# ` comment prefix (as when pasted after a Python
 /// prompt) and trailing whitespace; blank lines are ignored.
 /// Throws FormatError("line N", what was expected) on malformed text; never crashes.
-DPrintImport importDprint(std::string_view text, const std::string& sourceName = {});
+DPrintImport importDprint(std::string_view text, const std::string& sourceName = {}, const DPrintInputTypes& inputTypes = {});
 
 } // namespace tl

@@ -18,7 +18,8 @@ std::string idName(int64_t id) { return "[id " + idLetters(id) + "]"; }
 
 } // namespace
 
-Builder::Builder(Listing& listing, DPrintImport& out) : m_l(listing), m_out(out) {}
+Builder::Builder(Listing& listing, DPrintImport& out, const DPrintInputTypes& inputTypes)
+    : m_l(listing), m_out(out), m_inputTypes(inputTypes) {}
 
 void Builder::note(int line, const std::string& text) { m_out.notes.push_back(lineRef(line) + ": " + text); }
 
@@ -299,11 +300,11 @@ void Builder::buildAll() {
 
 namespace tl {
 
-DPrintImport importDprint(std::string_view text, const std::string& sourceName) {
+DPrintImport importDprint(std::string_view text, const std::string& sourceName, const DPrintInputTypes& inputTypes) {
     try {
         dpimport::Listing listing = dpimport::lexListing(text);
         DPrintImport out;
-        dpimport::Builder(listing, out).run();
+        dpimport::Builder(listing, out, inputTypes).run();
         return out;
     } catch (const FormatError& e) {
         if (!sourceName.empty()) throw e.inFile(sourceName);

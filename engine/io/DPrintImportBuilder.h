@@ -46,7 +46,7 @@ struct Scope {
 
 class Builder {
 public:
-    Builder(Listing& listing, DPrintImport& out);
+    Builder(Listing& listing, DPrintImport& out, const DPrintInputTypes& inputTypes);
     void run();
 
 private:
@@ -101,6 +101,7 @@ private:
 
     Listing& m_l;
     DPrintImport& m_out;
+    const DPrintInputTypes& m_inputTypes;
     std::vector<Entity> m_entities;
     std::unordered_map<int64_t, int> m_byId;
     std::vector<Scope> m_scopes;  ///< [0] outer, [s] section s

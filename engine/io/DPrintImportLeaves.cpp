@@ -56,6 +56,14 @@ Variable* Builder::leafVar(Entity& e) {
         auto parsed = parseTypeText(std::string_view(h).substr(1, h.size() - 2), o.line, &unsupported);
         if (!parsed) fail(o.line, "an input of the unsupported type " + h);
         t = *parsed;
+    } else if (auto given = m_inputTypes.find(h); given != m_inputTypes.end() && !o.attrs.type) {
+        name = h;
+        t = given->second;
+        if (o.attrs.shape && o.attrs.shape->size() != static_cast<size_t>(t.ndim()))
+            fail(o.line, "input " + h + " is printed with shape=" + Type::shapeString(*o.attrs.shape) + " but its given value has " +
+                             std::to_string(t.ndim()) + " dims");
+        if (o.attrs.shape) t.shape = *o.attrs.shape;
+        note(o.line, "input " + h + ": type not printed; taken as " + t.toString() + " from its given value");
     } else {
         name = h;
         t = leafType(o, "input " + h, &guessed);

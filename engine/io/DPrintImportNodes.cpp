@@ -298,6 +298,16 @@ void Builder::addNode(Entity& e, OpPtr op, const std::vector<Variable*>& inputs,
         consts.push_back(v->isConstant() ? &v->constantValue() : nullptr);
         guessedIn |= m_guessed.count(v) > 0;
     }
+    // A body typed by guesses (a constant whose dtype was not printed) types the node by guesses too.
+    if (e.section >= 0 && !guessedIn) {
+        const Scope& own = m_scopes[static_cast<size_t>(e.section)];
+        const Scope& body = m_scopes[static_cast<size_t>(own.aliasOf >= 0 ? own.aliasOf : e.section)];
+        if (const Graph* bg = body.shared ? body.shared.get() : body.graph ? &body.graph->graph() : nullptr) {
+            for (const Variable* c : bg->constants()) guessedIn |= m_guessed.count(c) > 0;
+            for (const Node* n : bg->nodes())
+                for (const Variable* v : n->outputs()) guessedIn |= m_guessed.count(v) > 0;
+        }
+    }
     std::vector<Type> inferred;
     try {
         inferred = op->inferTypesWithConstants(types, consts);
@@ -341,7 +351,9 @@ void Builder::addNode(Entity& e, OpPtr op, const std::vector<Variable*>& inputs,
             g.setVariableName(n->output(k), *o.attrs.name);
         if (guessedIn && !o.attrs.type) m_guessed.insert(n->output(k));
     }
-    if (guessedIn)
+    // An opaque node's unprinted output types are placeholders (opaqueFor) as much as
+    // anything computed from guessed inputs.
+    if (guessedIn || opaque)
         for (Variable* v : n->outputs())
             if (!printed[static_cast<size_t>(v->outputIndex())] || guessedOut) m_guessed.insert(v);
     if (!opaque) {
