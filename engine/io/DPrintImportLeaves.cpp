@@ -35,7 +35,11 @@ Variable* Builder::leafVar(Entity& e) {
         return e.var = n->output(0);
     }
     if (Variable* c = indexConstant(o, g)) return e.var = c;
-    if (auto lit = parseLiteral(o.head)) return e.var = makeConstant(o, *lit, sc.kind, g);
+    if (auto lit = parseLiteral(o.head)) {
+        if (lit->elided && sc.kind == ScopeKind::CompositeBody)
+            sc.unbuildable = "its body holds the constant " + o.head + ", and its values are elided in the listing";
+        return e.var = makeConstant(o, *lit, sc.kind, g);
+    }
     const std::string& h = o.head;
     if (sc.kind != ScopeKind::Outer) {
         // Inner graphs have no named inputs: a node whose inputs a depth limit cut off.
@@ -88,6 +92,8 @@ Variable* Builder::constantIn(Entity& e, int scope) {
     if (Variable* c = indexConstant(o, *sc.graph)) return it->second = c;
     auto lit = parseLiteral(o.head);
     if (!lit) fail(o.line, "[id " + debugprint::idLetters(e.id) + "] is no constant but is used in another graph");
+    if (lit->elided && sc.kind == ScopeKind::CompositeBody)
+        sc.unbuildable = "its body holds the constant " + o.head + ", and its values are elided in the listing";
     return it->second = makeConstant(o, *lit, sc.kind, *sc.graph);
 }
 

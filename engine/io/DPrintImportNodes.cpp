@@ -148,11 +148,17 @@ const Graph* Builder::compositeBody(Entity& e, const std::string& name, const st
     if (e.section >= 0) {
         const Scope& owner = m_scopes[static_cast<size_t>(e.section)];
         const Scope& sc = m_scopes[static_cast<size_t>(owner.aliasOf >= 0 ? owner.aliasOf : e.section)];
-        if (!sc.unbuildable.empty()) {
+        if (sc.unbuildable.empty()) return &sc.graph->graph();
+        // A printed body that cannot be read (a constant the listing elides) may still be
+        // rebuilt from the Composite's name, which prints constants in full.
+        std::string detail;
+        if (name.find("...") == std::string::npos) *fromName = compositeGraphFromName(name, dtypes, &detail);
+        if (!*fromName) {
             *why = sc.unbuildable;
             return nullptr;
         }
-        return &sc.graph->graph();
+        note(occ(e.def).line, idName(e.id) + ": its printed body cannot be read (" + sc.unbuildable + "); rebuilt from its name");
+        return fromName->get();
     }
     std::string detail;
     *fromName = compositeGraphFromName(name, dtypes, &detail);

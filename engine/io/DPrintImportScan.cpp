@@ -293,32 +293,47 @@ std::optional<ScanLayout> inferScanLayout(const ScanEvidence& ev, std::string* w
     for (int s = 0; s + 1 <= n; ++s)
         for (int t = 0; s + t <= rowsPrefix && t <= m; ++t)
             for (int g = ev.forward ? 0 : t; g <= (ev.gradient ? t : 0); ++g) {
-                // Each mit_mot reads as one of PyTensor's gradient layouts (mitMotTaps); a
-                // two-input one may also be the gradient of a gradient ([-1, 0] / [0, -1]).
-                std::vector<int> ins(static_cast<size_t>(t));
+                // Each mit_mot reads as one of PyTensor's gradient layouts (mitMotTaps): with the
+                // inner inputs linked to it, or one more (its tap-0 input unused, so not printed);
+                // a two-input one may also be the gradient of a gradient ([-1, 0] / [0, -1]).
+                std::vector<int> linked(static_cast<size_t>(t));
                 bool single = false;
+                std::vector<std::vector<std::pair<int, int>>> options(static_cast<size_t>(g));
+                size_t combos = 1;
                 for (int i = 0; i < t; ++i) {
-                    ins[static_cast<size_t>(i)] = tapCount(ev, i < g ? "mit_mot" : "mit_sot", i < g ? i : i - g, 1 + s + i);
-                    single |= ins[static_cast<size_t>(i)] == 1;
+                    const int c = tapCount(ev, i < g ? "mit_mot" : "mit_sot", i < g ? i : i - g, 1 + s + i);
+                    linked[static_cast<size_t>(i)] = c;
+                    if (i >= g) {
+                        single |= c == 1;
+                        continue;
+                    }
+                    auto& opt = options[static_cast<size_t>(i)];
+                    for (int in : {std::max(c, 2), c + 1}) {
+                        if (!opt.empty() && opt.front().first == in) continue;
+                        opt.emplace_back(in, in - 1);
+                        if (in == 2) opt.emplace_back(2, 2);
+                    }
+                    combos *= opt.size();
                 }
                 // Without tags a single-tap state reads as a sit_sot (PyTensor's usual case).
-                if (single && !tags) continue;
-                const int variants = 1 << std::min(g, 6);
-                for (int v = 0; v < variants; ++v) {
+                if ((single && !tags) || combos > 4096) continue;
+                for (size_t v = 0; v < combos; ++v) {
                     ScanInfo base;
                     base.nSeqs = s;
                     base.asWhile = ev.asWhile;
                     bool ok = true;
                     int stateOuts = 0;
+                    size_t rest = v;
                     for (int i = 0; i < t && ok; ++i) {
-                        const int in = ins[static_cast<size_t>(i)];
                         if (i >= g) {
-                            base.mitSotTaps.push_back(mitSotTaps(in, ev.initRows[static_cast<size_t>(1 + s + i)]));
+                            base.mitSotTaps.push_back(mitSotTaps(linked[static_cast<size_t>(i)], ev.initRows[static_cast<size_t>(1 + s + i)]));
                             ++stateOuts;
                             continue;
                         }
-                        const bool second = (v >> i) & 1;
-                        auto taps = mitMotTaps(in, second ? in : in - 1);
+                        const auto& opt = options[static_cast<size_t>(i)];
+                        const auto [in, out] = opt[rest % opt.size()];
+                        rest /= opt.size();
+                        auto taps = mitMotTaps(in, out);
                         ok = taps.has_value();
                         if (!ok) break;
                         base.mitMotInTaps.push_back(taps->first);

@@ -6,7 +6,15 @@ import os
 import subprocess
 
 STAGES = ["export", "run_graph", "run_compiled", "rewrite_graph", "run_rewritten_graph", "rewrite_compiled",
-          "run_rewritten_compiled", "trace_replay", "run_trace"]
+          "run_rewritten_compiled", "trace_replay", "run_trace", "dprint_graph", "dprint_compiled", "dprint_plain"]
+# The dprint listings (export_corpus.py) each stage imports, and whether it passes the
+# input values so the importer can type inputs the listing prints without types.
+DPRINT_LISTINGS = {"dprint_graph": ("graph.dprint.txt", False), "dprint_compiled": ("compiled.dprint.txt", False),
+                   "dprint_plain": ("compiled.plain.txt", True)}
+# Import notes that say the listing itself lacks what running needs: a run that then
+# fails is skipped with the note, not counted as tensorlens's failure.
+LISTING_LACKS = ("its values are elided", "may be rounded", "cannot represent", "dprint does not print taps",
+                 "type not printed", "dtype not printed", "(partly not printed)")
 RTOL = {"float64": 1e-12, "float32": 1e-5}
 TIMEOUT = 600
 
@@ -134,6 +142,11 @@ def check_program(app, d):
 
         stage(f"rewrite_{which}", rewrite)
         stage(f"run_rewritten_{which}", lambda: _run(app, [out], inputs, expected), needs=f"rewrite_{which}")
+    for stage_name, (listing, typed) in DPRINT_LISTINGS.items():
+        if not os.path.exists(os.path.join(d, listing)):
+            res[stage_name] = ("skip", f"no {listing} (exported by an older export_corpus.py)")
+            continue
+        res[stage_name] = _dprint_stage(app, d, listing, typed, inputs, expected, work)
     trace = os.path.join(d, "trace.json")
     steps = []
 
@@ -145,3 +158,38 @@ def check_program(app, d):
     stage("run_trace", lambda: _run(app, ["--trace", trace, "--step", str(steps[0])], inputs, expected),
           needs="trace_replay")
     return res
+
+
+def _dprint_stage(app, d, listing, typed, inputs, expected, work):
+    """Imports the listing (with the input values' types when `typed`) and runs it on the
+    inputs the imported graph has: pass, fail, or skip when the run fails and the import
+    notes say the listing lacks what it needs (elided constants, types not printed)."""
+    out = os.path.join(work, listing.replace(".txt", ".json"))
+    args = ["import-dprint", os.path.join(d, listing), "-o", out] + (["--inputs", inputs] if typed else [])
+    try:
+        p = subprocess.run([app, *args], capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return ("fail", f"error: tensorlens import-dprint took over {TIMEOUT} s")
+    if p.returncode != 0:
+        lines = p.stderr.strip().splitlines() or [f"exit code {p.returncode}"]
+        msg = lines[-1].replace(d + "/", "")
+        return ("fail", f"{gap_category(msg)}: tensorlens import-dprint: {msg}")
+    lacks = [ln[len("note: "):] for ln in p.stderr.splitlines() if any(k in ln for k in LISTING_LACKS)]
+    with open(out) as f:
+        names = {v.get("name") for v in json.load(f)["graph"]["inputs"]}
+    with open(inputs) as f:
+        values = json.load(f)
+    used = os.path.join(work, listing.replace(".txt", ".inputs.json"))
+    with open(used, "w") as f:  # a compiled function's listing leaves unused inputs out
+        json.dump({k: v for k, v in values.items() if k in names}, f)
+    try:
+        _run(app, [out], used, expected)
+    except StageError as e:
+        # An opaque node is explained only by a note about that node (an elided constant,
+        # an input of a type tensorlens lacks); other failures by any guess the notes name.
+        opaque = str(e).split("cannot execute opaque op ", 1)
+        why = [n for n in lacks if len(opaque) < 2 or opaque[1].strip() in n]
+        if why:
+            return ("skip", f"the listing lacks what the run needs ({why[0][:200]}); run: {str(e)[:200]}")
+        return ("fail", str(e))
+    return ("pass", "")

@@ -14,6 +14,9 @@ dict from input name to a NumPy array) gives DIR/<name>/:
   buffers.json   for each Scan of the compiled graph, the shapes of its outer inputs and
                  outputs while the function runs (read from the function's storage), and
                  the values of its 0-d integer inputs (n_steps, nit_sot sizes)
+  graph.dprint.txt     pytensor.dprint of the graph with print_type=True
+  compiled.dprint.txt  pytensor.dprint of the compiled function with types, destroy maps
+                       and op info; compiled.plain.txt the same with dprint's defaults
   ops.json       the op classes of both graphs with their props and counts
   notes.txt      what the exporter wrote as Opaque or under a kind tensorlens lacks
 
@@ -22,6 +25,7 @@ DIR/<name>/error.txt instead; the exit code is then 1.
 """
 
 import argparse
+import io
 import json
 import os
 import runpy
@@ -134,6 +138,13 @@ def export_program(name, out_dir):
     t2 = time.perf_counter()
     save_trace(record_rewrites(inputs, outputs, mode="FAST_RUN", notes=notes), os.path.join(d, "trace.json"))
     t3 = time.perf_counter()
+    for file, target, options in (("graph.dprint.txt", outputs, dict(print_type=True)),
+                                  ("compiled.dprint.txt", f, dict(print_type=True, print_destroy_map=True, print_op_info=True)),
+                                  ("compiled.plain.txt", f, {})):
+        text = io.StringIO()
+        pytensor.dprint(target, file=text, **options)
+        with open(os.path.join(d, file), "w") as fh:
+            fh.write(text.getvalue())
     write_json(os.path.join(d, "ops.json"), {"graph": graph_ops(outputs), "compiled": graph_ops(f.maker.fgraph)})
     with open(os.path.join(d, "notes.txt"), "w") as fh:
         fh.write("".join(n + "\n" for n in sorted(set(notes))))

@@ -11,6 +11,13 @@ Stages per program (each compared with PyTensor's outputs where it runs a graph)
   run_rewritten_graph, run_rewritten_compiled   the rewritten graphs, run
   trace_replay                          `tensorlens trace` of PyTensor's own rewrites (trace.json)
   run_trace                             the graph after the trace's last step, run
+  dprint_graph, dprint_compiled         `tensorlens import-dprint` of pytensor.dprint's listing of the
+                                        graph (with types) and of the compiled function (with types,
+                                        destroy maps and op info), run
+  dprint_plain                          the compiled function's listing with dprint's defaults (no
+                                        types), imported with --inputs, run
+  A dprint run that fails where the import notes say the listing lacks what it needs (an elided
+  or rounded constant, a type or tap dprint did not print) is skipped, with that note.
 
 What does not work yet is listed in known_gaps.json, {program: {stage: "category: reason"}}
 with the categories of gap_category(). The test fails on a failure the list does not
