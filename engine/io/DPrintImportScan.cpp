@@ -292,7 +292,10 @@ std::optional<ScanLayout> inferScanLayout(const ScanEvidence& ev, std::string* w
     // as many inner outputs as taps it writes, so the counts are checked per layout.
     for (int s = 0; s + 1 <= n; ++s)
         for (int t = 0; s + t <= rowsPrefix && t <= m; ++t)
-            for (int g = ev.forward ? 0 : t; g <= (ev.gradient ? t : 0); ++g) {
+            // A name with a gradient part reads its multi-tap states as mit_mots first: they
+            // lead the loop (PyTensor orders mit_mots first) and are the common case there.
+            for (int gi = 0, lo = ev.forward ? 0 : t, hi = ev.gradient ? t : 0; gi <= hi - lo; ++gi) {
+                const int g = hi - gi;
                 // Each mit_mot reads as one of PyTensor's gradient layouts (mitMotTaps): with the
                 // inner inputs linked to it, or one more (its tap-0 input unused, so not printed);
                 // a two-input one may also be the gradient of a gradient ([-1, 0] / [0, -1]).

@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -84,6 +85,34 @@ private slots:
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains(txt + ": line 2: the listing ends"), qPrintable(r.err));
         QVERIFY(!QFileInfo::exists(dir.filePath("out.json")));
+    }
+
+    void inputsTypeAnUntypedListing() {
+        // pytensor.dprint(f) with its defaults prints no types: the values to run with give them.
+        QTemporaryDir dir;
+        const QString txt = dir.filePath("plain.txt"), json = dir.filePath("graph.json"), inputs = dir.filePath("in.json");
+        writeFile(txt, "Dot22 [id A] 1\n \u251c\u2500 Exp [id B] 0\n \u2502  \u2514\u2500 X [id C]\n \u2514\u2500 W [id D]\n");
+        writeFile(inputs, R"({"X": {"dtype": "float32", "shape": [1, 2], "data": [0, 1]},
+                              "W": {"dtype": "float32", "shape": [2, 1], "data": [2, 3]}})");
+        Result r = runApp({"import-dprint", txt, "-o", json, "--inputs", inputs});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("note: line 3: input X: type not printed; taken as Matrix(float32, shape=(?, ?)) from its given value"),
+                 qPrintable(r.err));
+        Result run = runApp({"run", json, "--inputs", inputs, "--json"});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        auto doc = nlohmann::json::parse(run.out.toStdString());
+        QCOMPARE(doc["outputs"][0]["dtype"].get<std::string>(), std::string("float32"));
+        const double want = 2.0 + 3.0 * std::exp(1.0);  // float32 arithmetic: within its precision
+        QVERIFY(std::abs(doc["outputs"][0]["data"][0][0].get<double>() - want) <= 1e-6 * want);
+        // Without them the same listing imports, its types guessed, and Dot22 stays opaque.
+        Result guessed = runApp({"import-dprint", txt, "-o", json});
+        QVERIFY2(guessed.code == 0, qPrintable(guessed.err));
+        QVERIFY2(guessed.err.contains("Dot22: imported as an opaque node"), qPrintable(guessed.err));
+        // A values file that is no object of values is an error naming it.
+        writeFile(inputs, R"({"X": [0, 1]})");
+        Result bad = runApp({"import-dprint", txt, "-o", json, "--inputs", inputs});
+        QCOMPARE(bad.code, 1);
+        QVERIFY2(bad.err.contains(inputs + ": /X: expected {\"dtype\", \"shape\", \"data\"}"), qPrintable(bad.err));
     }
 
     void usageErrors() {
