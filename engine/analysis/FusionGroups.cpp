@@ -39,7 +39,8 @@ bool tensorPattern(const Type& t, Pattern& out) {
 
 std::optional<Pattern> fusionPattern(const Node& n) {
     const auto* e = dynamic_cast<const Elemwise*>(&n.op());
-    if (!e || !e->inplacePattern().empty() || n.numOutputs() == 0) return std::nullopt;
+    // A ScalarLoop stays its own node, as in PyTensor: a Composite holds no loop.
+    if (!e || e->isScalarLoop() || !e->inplacePattern().empty() || n.numOutputs() == 0) return std::nullopt;
     Pattern p, q;
     for (int k = 0; k < n.numOutputs(); ++k) {
         if (!tensorPattern(n.output(k)->type(), k == 0 ? p : q)) return std::nullopt;

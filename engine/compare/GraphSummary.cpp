@@ -108,7 +108,7 @@ StepCost stepCost(const Graph& step) {
                 if (static_cast<const ScalarOp&>(n->op()).code() == ScalarOpCode::Exp) ++c.exps;
             } else if (k == OpKind::Elemwise) {
                 const auto& e = static_cast<const Elemwise&>(n->op());
-                if (e.isComposite()) todo.push_back({e.composite()->graph().get(), false});
+                if (e.isComposite() || e.isScalarLoop()) todo.push_back({e.innerGraph().get(), false});
                 else {
                     ++c.scalarOps;
                     if (e.scalarOp() == ScalarOpCode::Exp) ++c.exps;

@@ -14,7 +14,7 @@ std::unique_ptr<ScanElemwiseStep> ScanElemwiseStep::plan(CompiledGraph& fn, std:
     if (fn.order().size() != 1 || !fn.protectedDestroyers().empty()) return nullptr;
     const Node* node = fn.order().front();
     const auto* elemwise = dynamic_cast<const Elemwise*>(&node->op());
-    if (!elemwise || !elemwise->inplacePattern().empty()) return nullptr;
+    if (!elemwise || elemwise->isScalarLoop() || !elemwise->inplacePattern().empty()) return nullptr;
     const Graph& g = fn.graph();
     const size_t nin = node->numInputs(), nout = node->numOutputs();
     if (nin == 0 || nin > kMaxContiguousOperands || nout > kMaxContiguousOperands) return nullptr;

@@ -22,19 +22,29 @@ Elemwise::Elemwise(CompositePtr composite, InplacePattern inplace)
     if (!m_composite) throw std::invalid_argument("Elemwise: null Composite");
 }
 
+Elemwise::Elemwise(ScalarLoopPtr loop, InplacePattern inplace)
+    : Op(OpKind::Elemwise), m_loop(std::move(loop)), m_inplace(std::move(inplace)) {
+    if (!m_loop) throw std::invalid_argument("Elemwise: null ScalarLoop");
+}
+
 OpPtr Elemwise::withInplace(InplacePattern inplace) const {
     if (m_composite) return std::make_shared<Elemwise>(m_composite, std::move(inplace));
+    if (m_loop) return std::make_shared<Elemwise>(m_loop, std::move(inplace));
     return makeElemwise(m_code, m_castTo, std::move(inplace));
 }
 
 std::string Elemwise::name() const {
     if (m_composite) return pythonCapitalize(m_composite->name());
+    if (m_loop) return "Scalarloop";  // str(ScalarLoop).capitalize(), whatever the loop's name
     return m_inplace.empty() ? elemwiseOpName(m_code, m_castTo) : inplaceElemwiseOpName(m_code, m_castTo);
 }
 
 std::vector<Type> Elemwise::inferTypes(std::span<const Type* const> inputs) const {
     const int n = static_cast<int>(inputs.size());
-    if (m_composite ? n != m_composite->numInputs() : !scalarArityOk(m_code, n))
+    if (m_loop && n != m_loop->numInputs())
+        throw OpTypeError("Scalarloop takes " + std::to_string(m_loop->numInputs()) + " inputs (n_steps, states, constants), got " +
+                          std::to_string(n));
+    if (m_loop ? false : m_composite ? n != m_composite->numInputs() : !scalarArityOk(m_code, n))
         throw OpTypeError(name() + " takes " +
                           (m_composite ? std::to_string(m_composite->numInputs())
                                        : (scalarOpInfo(m_code).arity == kVariadicArity ? std::string("one or more")
@@ -54,7 +64,16 @@ std::vector<Type> Elemwise::inferTypes(std::span<const Type* const> inputs) cons
         dtypes.push_back(t.dtype);
     }
     std::vector<DType> outDTypes;
-    if (m_composite) {
+    if (m_loop) {
+        const Composite& body = *m_loop->body();
+        if (!isInteger(dtypes[0]))
+            throw OpTypeError("Scalarloop: n_steps (input 0) must be an integer, got " + std::string(dtypeName(dtypes[0])));
+        for (int i = 1; i < n; ++i)
+            if (dtypes[i] != body.inputDType(i - 1))
+                throw OpTypeError("input " + std::to_string(i) + " has dtype " + std::string(dtypeName(dtypes[i])) +
+                                  " but the ScalarLoop takes " + std::string(dtypeName(body.inputDType(i - 1))));
+        for (int o = 0; o < body.numOutputs(); ++o) outDTypes.push_back(body.outputDType(o));
+    } else if (m_composite) {
         for (int i = 0; i < n; ++i)
             if (dtypes[i] != m_composite->inputDType(i))
                 throw OpTypeError("input " + std::to_string(i) + " has dtype " + std::string(dtypeName(dtypes[i])) +
@@ -118,10 +137,12 @@ void Elemwise::checkInplace(std::span<const Type* const> inputs, const std::vect
 }
 
 const ScalarProgram& Elemwise::program(std::span<const DType> inputDTypes) const {
+    if (m_loop) throw OpTypeError("Scalarloop runs its body step by step: it has no single program");
     return m_composite ? m_composite->program() : m_programs.get(m_code, m_castTo, inputDTypes);
 }
 
 void Elemwise::perform(std::span<const NDArray> inputs, std::span<NDArray> outputs) const {
+    if (m_loop) return performLoop(inputs, outputs);
     const ScalarProgram* prog;
     if (m_composite) {
         prog = &m_composite->program();
@@ -167,6 +188,25 @@ void Elemwise::perform(std::span<const NDArray> inputs, std::span<NDArray> outpu
     runElementwise(*prog, inputs, outputs.first(static_cast<size_t>(prog->numOutputs())));
 }
 
+void Elemwise::performLoop(std::span<const NDArray> inputs, std::span<NDArray> outputs) const {
+    if (static_cast<int>(inputs.size()) != m_loop->numInputs() || static_cast<int>(outputs.size()) < m_loop->numOutputs())
+        throw ExecError(name() + ": " + std::to_string(inputs.size()) + " inputs, expected " + std::to_string(m_loop->numInputs()));
+    const Shape shape = broadcastShapes(inputs, name());
+    for (int o = 0; o < m_loop->numOutputs(); ++o) {
+        const DType od = m_loop->body()->outputDType(o);
+        NDArray& out = outputs[static_cast<size_t>(o)];
+        if (auto it = m_inplace.find(o); it != m_inplace.end()) {
+            const NDArray& in = inputs[static_cast<size_t>(it->second)];
+            if (shapesEqual(in.shape(), shape) && in.dtype() == od && in.isContiguous()) {
+                out = in;  // the loop reads every input before it writes
+                continue;
+            }
+        }
+        out = NDArray::empty(od, shape);
+    }
+    m_loop->run(inputs, outputs.first(static_cast<size_t>(m_loop->numOutputs())), shape);
+}
+
 AliasMap Elemwise::destroyMap() const {
     AliasMap m;
     for (auto [o, i] : m_inplace) m[o] = {i};
@@ -177,6 +217,10 @@ nlohmann::json Elemwise::params() const {
     nlohmann::json j;
     if (m_composite) {
         j["scalar_op"] = "composite";
+    } else if (m_loop) {
+        j["scalar_op"] = "scalar_loop";
+        j["is_while"] = m_loop->isWhile();
+        j["class"] = m_loop->className();
     } else {
         j["scalar_op"] = std::string(scalarOpInfo(m_code).key);
         if (m_code == ScalarOpCode::Cast) j["dtype"] = std::string(dtypeName(m_castTo));
@@ -189,18 +233,21 @@ nlohmann::json Elemwise::params() const {
     return j;
 }
 
-std::shared_ptr<const Graph> Elemwise::innerGraph() const { return m_composite ? m_composite->graph() : nullptr; }
+std::shared_ptr<const Graph> Elemwise::innerGraph() const {
+    return m_composite ? m_composite->graph() : m_loop ? m_loop->body()->graph() : nullptr;
+}
 
 bool Elemwise::equals(const Op& other) const {
     if (this == &other) return true;
     const auto* e = dynamic_cast<const Elemwise*>(&other);
-    if (!e || e->m_inplace != m_inplace || isComposite() != e->isComposite()) return false;
+    if (!e || e->m_inplace != m_inplace || isComposite() != e->isComposite() || isScalarLoop() != e->isScalarLoop()) return false;
+    if (m_loop) return m_loop == e->m_loop || m_loop->signature() == e->m_loop->signature();
     if (m_composite) return m_composite == e->m_composite || m_composite->signature() == e->m_composite->signature();
     return m_code == e->m_code && m_castTo == e->m_castTo;
 }
 
 size_t Elemwise::hash() const {
-    size_t h = std::hash<std::string>{}(m_composite ? m_composite->signature() : name());
+    size_t h = std::hash<std::string>{}(m_composite ? m_composite->signature() : m_loop ? m_loop->signature() : name());
     for (auto [o, i] : m_inplace) h = h * 131 + static_cast<size_t>(o * 17 + i);
     return h * 31 + static_cast<size_t>(kind());
 }
@@ -241,8 +288,18 @@ OpPtr makeOpElemwise(const nlohmann::json& params, std::shared_ptr<const Graph> 
         if (!inner) throw std::invalid_argument("Elemwise params: a composite Elemwise needs its inner scalar graph");
         return std::make_shared<Elemwise>(std::make_shared<const Composite>(*inner), std::move(inplace));
     }
-    // The scalar op first: an op tensorlens lacks that has a body of its own (ScalarLoop,
-    // the derivative of gammainc in k) is then reported as missing, not as a bad body.
+    if (params.contains("scalar_op") && params["scalar_op"] == "scalar_loop") {
+        if (!inner) throw std::invalid_argument("Elemwise params: a scalar_loop Elemwise needs its inner scalar graph");
+        if (params.contains("is_while") && !params["is_while"].is_boolean())
+            throw std::invalid_argument("Elemwise params: /is_while must be true or false");
+        if (params.contains("class") && !params["class"].is_string())
+            throw std::invalid_argument("Elemwise params: /class must be a string");
+        auto loop = std::make_shared<const ScalarLoop>(std::make_shared<const Composite>(*inner), params.value("is_while", false),
+                                                       params.value("class", std::string("ScalarLoop")));
+        return std::make_shared<Elemwise>(std::move(loop), std::move(inplace));
+    }
+    // The scalar op first: an op tensorlens lacks that has a body of its own is then
+    // reported as missing, not as a bad body.
     auto [code, castTo] = parseScalarOpParams(params, "Elemwise");
     if (inner) throw std::invalid_argument("Elemwise params: only a composite Elemwise has an inner graph");
     return makeElemwise(code, castTo, std::move(inplace));

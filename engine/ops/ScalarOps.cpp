@@ -80,6 +80,8 @@ std::string inplaceElemwiseOpName(ScalarOpCode code, DType castTo) {
     case C::Softplus: return "Softplus";
     case C::Log1mexp: return "Log1mexp";
     case C::TriGamma: return "Trigamma";
+    case C::XlogX: return "Xlogx";  // the plain ones print their Elemwise's own name, "xlogx"
+    case C::XlogY0: return "Xlogy0";
     default: return elemwiseOpName(code, castTo);
     }
 }

@@ -105,6 +105,7 @@ public:
             });
         if (!static_cast<const Elemwise&>(elem->op()).inplacePattern().empty())
             return MatchResult::fail("the Elemwise works in place");
+        if (static_cast<const Elemwise&>(elem->op()).isScalarLoop()) return MatchResult::fail("a ScalarLoop is not fused");
         auto m = std::make_unique<CareduceMatch>();
         m->elemwise = elem;
         return MatchResult::ok(std::move(m));

@@ -152,7 +152,7 @@ bool sameBroadcastPattern(const Type& a, const Type& b) {
 std::optional<ScalarOpCode> plainElemwiseCode(const Node& node) {
     if (node.op().kind() != OpKind::Elemwise) return std::nullopt;
     const auto& e = static_cast<const Elemwise&>(node.op());
-    if (e.isComposite() || !e.inplacePattern().empty()) return std::nullopt;
+    if (e.isComposite() || e.isScalarLoop() || !e.inplacePattern().empty()) return std::nullopt;
     return e.scalarOp();
 }
 
