@@ -21,7 +21,7 @@ struct DPrintOptions {
     bool printViewMap = false;     ///< ` v={0: [0]}`
     bool printOpInfo = false;      ///< Scan tags: ` (n_steps)`, ` (outer_in_sit_sot-0)`, ...
     /// The index of each outer node in PyTensor's FunctionGraph.toposort() order
-    /// (io/PyTensorOrder.h), as debugprint prints for a compiled function.
+    /// (analysis/PyTensorOrder.h), as debugprint prints for a compiled function.
     bool printTopoIndex = false;
     /// With printTopoIndex: print these indices instead of computing PyTensor's order
     /// (an imported listing's own numbers, DPrintImport::topoIndex). Null: compute.

@@ -4,7 +4,7 @@
 #include "io/DPrintImportBuilder.h"
 
 #include "io/DPrintVocab.h"
-#include "io/PyTensorOrder.h"
+#include "analysis/PyTensorOrder.h"
 
 #include <algorithm>
 
@@ -37,7 +37,7 @@ void Builder::run() {
     createOuterInputs();
     buildAll();
     m_out.graph = m_scopes[0].graph->finish();
-    // The printed topological indices, and whether PyTensor's order (io/PyTensorOrder.h) gives them again.
+    // The printed topological indices, and whether PyTensor's order (analysis/PyTensorOrder.h) gives them again.
     for (const Entity& e : m_entities) {
         if (!e.node || e.scope != 0) continue;
         for (int i : e.occs)

@@ -138,6 +138,10 @@ OpPtr linalgOpFromName(std::string_view base, std::optional<std::string_view> pa
         }
         if (split == std::string_view::npos) return nullptr;
         const std::string_view coreName = trim(p.substr(0, split)), signature = trim(p.substr(split + 1));
+        if (coreName.substr(0, 5) == "Scan{" || coreName.substr(0, 10) == "Composite{" || isGraphOpName(std::string(coreName))) {
+            *why = "dprint does not print the inner graph of a Blockwise's core op " + std::string(coreName);
+            return nullptr;
+        }
         OpPtr core = coreFrom(coreName, why);
         if (!core && coreName == "Dot") core = makeOp(OpKind::Dot, nlohmann::json::object(), nullptr);
         // Any other op PyTensor vectorises (Tri, ARange, Subtensor, Convolve1d, ...), read

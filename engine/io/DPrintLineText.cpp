@@ -5,7 +5,7 @@
 
 #include "io/DPrintVocab.h"
 #include "io/NumpyFormat.h"
-#include "io/PyTensorOrder.h"
+#include "analysis/PyTensorOrder.h"
 #include "ir/SliceValue.h"
 #include "ops/ScanOp.h"
 

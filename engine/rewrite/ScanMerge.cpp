@@ -5,6 +5,7 @@
 #include "core/HashMix.h"
 #include "ir/Rewriter.h"
 #include "analysis/DestroyHandler.h"
+#include "analysis/PyTensorOrder.h"
 #include "ops/ScanOp.h"
 #include "rewrite/RewriteBase.h"
 #include "rewrite/Rewrites.h"
@@ -132,8 +133,9 @@ public:
 
     bool run(Rewriter& rw, const RewriteOptions& options) override {
         if (rw.graph().countOfKind(OpKind::Scan) < 2) return false;
-        // One sweep in topological order puts each loop in the first group of its
-        // n_steps it can join. Groups are numbered as they start, and a group only ever
+        // One sweep in PyTensor's topological order (as its ScanMerge walks
+        // fgraph.toposort(), so merged states come in the order PyTensor gives them)
+        // puts each loop in the first group of its n_steps it can join. Groups are numbered as they start, and a group only ever
         // reads groups numbered below it: a loop joins group g only when everything it
         // reads depends on groups below g (`below[node]`: one past the highest group any
         // node upstream belongs to). That rules out reading g itself, and also the cycle
@@ -144,7 +146,8 @@ public:
         std::vector<int> below(g.numNodes(), 0);
         std::vector<std::vector<Node*>> groups;
         std::unordered_map<StepsKey, std::vector<int>, StepsKeyHash> groupsBySteps;
-        for (Node* n : g.toposort()) {
+        for (const Node* visited : pytensorToposort(g, PyTensorToposortRule::Current)) {
+            Node* n = g.nodes()[visited->slot()];
             int need = 0;
             for (const Variable* in : n->inputs())
                 if (const Node* o = in->owner()) need = std::max(need, below[o->slot()]);

@@ -3,7 +3,7 @@
 // NumPy's str() of constants (tests/golden/numpy_str.json, NumPy 1.24.2), and
 // small focused listings for each option.
 //
-// Topological indices: tensorlens prints PyTensor's own order (io/PyTensorOrder.h:
+// Topological indices: tensorlens prints PyTensor's own order (analysis/PyTensorOrder.h:
 // the destroy handler's orderings, walk_toposort), so every oracle listing matches
 // byte for byte, indices included. The golden test also compares with the indices
 // removed (exact for all but the seed's first listing, whose older PyTensor
@@ -190,7 +190,7 @@ private slots:
         for (const std::string& l : splitLines(theirs)) expected += stripTopo(l) + "\n";
         if (!listing2 && c.name != "seed_listing1") QCOMPARE(QString::fromStdString(normaliseTemps(plain)), QString::fromStdString(expected));
         if (c.name == "seed_listing1") QCOMPARE(QString::fromStdString(plain), QString::fromStdString(expected));
-        // With topological indices (PyTensor's order, io/PyTensorOrder.h): the exact text.
+        // With topological indices (PyTensor's order, analysis/PyTensorOrder.h): the exact text.
         std::string exact = normaliseTemps(ours), want = normaliseTemps(theirs);
         if (listing2) {
             std::vector<std::string> a = splitLines(exact), b = splitLines(want);
@@ -205,7 +205,7 @@ private slots:
         if (c.name == "seed_listing1") exact = ours, want = theirs;  // the real 't3' of the seed
         // The seed's first listing comes from an older PyTensor (it holds Unbroadcast),
         // whose plain toposort numbered the outputs the other way round from 2.34's;
-        // io/PyTensorOrder.h gives such graphs that order, so every character matches.
+        // analysis/PyTensorOrder.h gives such graphs that order, so every character matches.
         QCOMPARE(QString::fromStdString(exact), QString::fromStdString(want));
     }
 

@@ -11,7 +11,7 @@
 #include "io/DPrintImport.h"
 #include "io/JsonGraph.h"
 #include "io/JsonValues.h"
-#include "io/PyTensorOrder.h"
+#include "analysis/PyTensorOrder.h"
 #include "ops/Opaque.h"
 
 #include <QtTest>

@@ -10,12 +10,13 @@
 #include "exec/Executor.h"
 #include "io/JsonGraph.h"
 #include "io/JsonValues.h"
-#include "io/PyTensorOrder.h"
+#include "analysis/PyTensorOrder.h"
 #include "ir/GraphCopy.h"
 #include "ops/ScanOp.h"
 #include "rewrite/Pipeline.h"
 
 #include <QDir>
+#include <functional>
 #include <QtTest>
 
 
@@ -31,9 +32,14 @@ struct StateRows {
     int64_t rows = -1;
 };
 
+struct LoopRows {
+    int64_t nSteps = -1;  // -1: not a constant
+    std::vector<StateRows> states;
+};
+
 // tensorlens's loops in PyTensor's order, each state's static buffer rows (-1: unknown).
-std::vector<std::vector<StateRows>> loopRows(const Graph& g) {
-    std::vector<std::vector<StateRows>> out;
+std::vector<LoopRows> loopRows(const Graph& g) {
+    std::vector<LoopRows> out;
     for (const Node* n : pytensorToposort(g)) {
         const auto* scan = dynamic_cast<const ScanOp*>(&n->op());
         if (!scan) continue;
@@ -47,7 +53,8 @@ std::vector<std::vector<StateRows>> loopRows(const Graph& g) {
             const Variable* v = n->input(I.outerInNitSot() + k);
             states.push_back({"nit_sot", k, v->isConstant() ? v->constantValue().itemInt() : -1});
         }
-        out.push_back(std::move(states));
+        const Variable* steps = n->input(0);
+        out.push_back({steps->isConstant() ? steps->constantValue().itemInt() : -1, std::move(states)});
     }
     return out;
 }
@@ -56,7 +63,7 @@ std::vector<std::vector<StateRows>> loopRows(const Graph& g) {
 // when `g` runs on `inputs`: a buffer PyTensor built before its constant folding keeps
 // the unknown length it was typed with (a gradient's mit_mot), which PyTensor's
 // figures, taken at run time, know.
-void fillRowsAtRunTime(const Graph& g, std::span<const NDArray> inputs, std::vector<std::vector<StateRows>>& loops) {
+void fillRowsAtRunTime(const Graph& g, std::span<const NDArray> inputs, std::vector<LoopRows>& loops) {
     GraphAssembler probe;
     VariableMap map;
     for (const Variable* in : g.inputs()) map[in] = probe.addInput(in->type(), in->name());
@@ -70,7 +77,7 @@ void fillRowsAtRunTime(const Graph& g, std::span<const NDArray> inputs, std::vec
         if (!scan) continue;
         const ScanInfo& I = scan->info();
         for (int s = 0; s < I.nTracedStates() + I.nNitSot; ++s) {
-            StateRows& r = loops.at(l).at(s);
+            StateRows& r = loops.at(l).states.at(s);
             if (r.rows >= 0) continue;
             const int in = s < I.nTracedStates() ? I.outerInMitMot() + s : I.outerInNitSot() + (s - I.nTracedStates());
             outs.push_back(map.at(n->input(in)));
@@ -88,33 +95,56 @@ void fillRowsAtRunTime(const Graph& g, std::span<const NDArray> inputs, std::vec
     }
 }
 
-std::string describe(const std::vector<std::vector<StateRows>>& loops) {
+std::string describe(const std::vector<LoopRows>& loops) {
     std::string s;
     for (const auto& l : loops) {
         s += "[";
-        for (const StateRows& r : l) s += " " + r.category + "-" + std::to_string(r.index) + ":" + std::to_string(r.rows);
+        for (const StateRows& r : l.states) s += " " + r.category + "-" + std::to_string(r.index) + ":" + std::to_string(r.rows);
         s += " ]";
     }
     return s.empty() ? "no loop" : s;
 }
 
-// The first state whose rows break the rule ("" when none does): `pytensor` mode gives
-// PyTensor's FAST_RUN rows, `exact` mode never more.
-std::string rowsMismatch(const std::vector<std::vector<StateRows>>& ours, const nlohmann::json& theirs, bool exact) {
+// Whether one of tensorlens's loops is PyTensor's loop `theirs`: the same states in the
+// same order, each with PyTensor's rows and steps (`pytensor` mode) or never more (`exact`).
+bool sameLoop(const LoopRows& loop, const nlohmann::json& theirs, bool exact) {
+    const std::vector<StateRows>& ours = loop.states;
+    const nlohmann::json& states = theirs.at("states");
+    if (ours.size() != states.size()) return false;
+    // Steps as PyTensor's too (exact mode may run fewer, when the last ones are never read).
+    if (loop.nSteps >= 0 && !theirs.at("n_steps").is_null()) {
+        const int64_t pt = theirs.at("n_steps").get<int64_t>();
+        if (exact ? loop.nSteps > pt : loop.nSteps != pt) return false;
+    }
+    for (size_t s = 0; s < ours.size(); ++s) {
+        if (ours[s].category != states[s].at("category").get<std::string>()) return false;
+        if (states[s].at("rows").is_null()) continue;
+        const int64_t pt = states[s].at("rows").get<int64_t>();
+        const int64_t tl = ours[s].rows;
+        if (exact ? (tl < 0 || tl > pt) : tl != pt) return false;
+    }
+    return true;
+}
+
+// "" when every PyTensor loop is one of tensorlens's, each used once; else both lists.
+// Independent loops may come in either order (each toposort breaks ties its own way).
+std::string rowsMismatch(const std::vector<LoopRows>& ours, const nlohmann::json& theirs, bool exact) {
     const std::string both = "tensorlens " + describe(ours) + " vs PyTensor " + theirs.dump();
     if (ours.size() != theirs.size()) return "loops differ: " + both;
-    for (size_t l = 0; l < ours.size(); ++l) {
-        const nlohmann::json& states = theirs[l].at("states");
-        if (ours[l].size() != states.size()) return "states differ: " + both;
-        for (size_t s = 0; s < ours[l].size(); ++s) {
-            if (ours[l][s].category != states[s].at("category").get<std::string>()) return "categories differ: " + both;
-            if (states[s].at("rows").is_null()) continue;
-            const int64_t pt = states[s].at("rows").get<int64_t>();
-            const int64_t tl = ours[l][s].rows;
-            if (exact ? (tl < 0 || tl > pt) : tl != pt) return "rows differ: " + both;
+    // A one-to-one pairing (a search: a few loops), as a greedy one could pair a loop that
+    // fits two of PyTensor's with the wrong one.
+    std::vector<bool> used(ours.size(), false);
+    std::function<bool(size_t)> pair = [&](size_t t) {
+        if (t == theirs.size()) return true;
+        for (size_t l = 0; l < ours.size(); ++l) {
+            if (used[l] || !sameLoop(ours[l], theirs[t], exact)) continue;
+            used[l] = true;
+            if (pair(t + 1)) return true;
+            used[l] = false;
         }
-    }
-    return {};
+        return false;
+    };
+    return pair(0) ? std::string() : "no pairing of the loops: " + both;
 }
 
 } // namespace
@@ -142,6 +172,8 @@ private slots:
         QFETCH(bool, exact);
         const std::string path = parityDir() + "/" + file.toStdString();
         const nlohmann::json doc = readJsonFile(path);
+        if (doc.contains("differences") && doc["differences"].contains(graph.toStdString()))
+            QSKIP(qPrintable("a known difference: " + QString::fromStdString(doc["differences"][graph.toStdString()].get<std::string>())));
         if (doc.at(graph.toStdString()).is_null())
             QSKIP(qPrintable("PyTensor's graph holds an op tensorlens lacks: " + QString::fromStdString(doc.at("built_note").get<std::string>())));
         auto g = graphFromJson(doc.at(graph.toStdString()));

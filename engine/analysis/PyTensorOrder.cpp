@@ -1,4 +1,4 @@
-#include "io/PyTensorOrder.h"
+#include "analysis/PyTensorOrder.h"
 
 #include <algorithm>
 #include <deque>
