@@ -42,14 +42,14 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
 std::unique_ptr<GraphPass> makeStabilizeDriver() {
     return driver("stabilize", {"fast_run", "stabilize"},
                   {&constantFolding(), &localExpm1(), &localLog1p(), &logSigmToSoftplus(), &log1mSigmToSoftplus(), &local1mSigmoid(),
-                   &localLog1pPlusminusExp(), &localLogsoftmax(), &localLogSumExp(), &localLogErfc(), &localUselessElemwise(),
+                   &localLog1pPlusminusExp(), &localLogsoftmax(), &localLogSumExp(), &localLogAddExp(), &localLogErfc(), &localUselessElemwise(),
                    &localDimshuffleLift()});
 }
 
 std::unique_ptr<GraphPass> makeSpecializeDriver() {
     return driver("specialize", {"fast_run", "specialize"},
                   {&constantFolding(), &localPowSpecialize(), &localPowToNestedSquaring(), &localMulSpecialize(), &localMulSwitchSink(), &localAddRemoveZeros(),
-                   &localExpm1(), &localLog1p(), &localLogSumExp(), &localLogErfc(), &local1mSigmoid(),
+                   &localExpm1(), &localLog1p(), &localLogSumExp(), &localLogAddExp(), &localLogErfc(), &local1mSigmoid(),
                    &localUselessElemwise(), &localUselessSpecifyShape(), &localUselessUnbroadcast(),
                    &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &localTrackShapeI(), &localSubtensorMakeVector(), &localReplaceAdvancedSubtensor(), &localAdvancedIncSubtensorToAdvancedIncSubtensor1()});

@@ -52,6 +52,7 @@ const NodeRewrite& localLog1pPlusminusExp();
 const NodeRewrite& localLogsoftmax();
 /// local_log_sum_exp: log(sum(exp(x))) -> max(x) + log(sum(exp(x - max(x)))).
 const NodeRewrite& localLogSumExp();
+const NodeRewrite& localLogAddExp();
 /// local_log_erfc: log(erfc(x)) -> its asymptote where erfc(x) underflows.
 const NodeRewrite& localLogErfc();
 /// Canonicalize phase.

@@ -1,6 +1,6 @@
 // The stabilize rewrites (local_expm1, local_log1p, logsigm_to_softplus,
 // log1msigm_to_softplus, local_1msigmoid, local_log1p_plusminus_exp, local_logsoftmax,
-// local_log_sum_exp, local_log_erfc): each fires on its pattern and leaves the near
+// local_log_sum_exp, local_log_erfc, local_log_add_exp): each fires on its pattern and leaves the near
 // misses alone, the numbers before and after agree on ordinary inputs, and after the
 // FAST_RUN pipeline the results are finite and right where the naive formula
 // overflows or cancels (the values PyTensor's stabilized graphs give).
@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 
 using namespace tl;
@@ -59,6 +60,13 @@ const std::map<QString, GraphFn>& graphs() {
          }},
         {"log(sum(x))", [] { GraphBuilder b; return b.finish({log(sum(sqr(vecIn(b))))}); }},
         {"log(erfc(x))", [] { GraphBuilder b; return b.finish({log(erfc(vecIn(b)))}); }},
+        {"log(exp(x) + exp(y))", [] { GraphBuilder b; Var x = vecIn(b), y = vecIn(b, "y"); return b.finish({log(exp(x) + exp(y))}); }},
+        {"log(exp(x) + exp(y) + exp(z))", [] {
+             GraphBuilder b;
+             Var x = vecIn(b), y = vecIn(b, "y"), z = vecIn(b, "z");
+             return b.finish({log(add({exp(x), exp(y), exp(z)}))});
+         }},
+        {"log(exp(x) + y)", [] { GraphBuilder b; Var x = vecIn(b), y = vecIn(b, "y"); return b.finish({log(exp(x) + sqr(y))}); }},
         {"log(erf(x))", [] { GraphBuilder b; return b.finish({log(erf(sqr(vecIn(b)) + 0.5))}); }},
     };
     return m;
@@ -75,6 +83,7 @@ const NodeRewrite& rewriteNamed(const QString& n) {
         {"local_logsoftmax", &localLogsoftmax()},
         {"local_log_sum_exp", &localLogSumExp()},
         {"local_log_erfc", &localLogErfc()},
+        {"local_log_add_exp", &localLogAddExp()},
     };
     return *m.at(n);
 }
@@ -114,6 +123,9 @@ private slots:
         QTest::newRow("logsumexp: not log(sum(x^2))") << "log(sum(x))" << "local_log_sum_exp" << 0;
         QTest::newRow("log_erfc: log(erfc(x))") << "log(erfc(x))" << "local_log_erfc" << 1;
         QTest::newRow("log_erfc: not log(erf(x))") << "log(erf(x))" << "local_log_erfc" << 0;
+        QTest::newRow("logaddexp: log(exp(x) + exp(y))") << "log(exp(x) + exp(y))" << "local_log_add_exp" << 1;
+        QTest::newRow("logaddexp: three terms") << "log(exp(x) + exp(y) + exp(z))" << "local_log_add_exp" << 1;
+        QTest::newRow("logaddexp: not log(exp(x) + y)") << "log(exp(x) + y)" << "local_log_add_exp" << 0;
     }
 
     // The rewrite fires (once: its output does not match again) or not; the numbers
@@ -155,6 +167,18 @@ private slots:
                          qPrintable(QString("%1 at x = %2: %3, want %4").arg(c.graph).arg(c.x[i]).arg(v, 0, 'g', 17).arg(c.want[i], 0, 'g', 17)));
             }
         }
+    }
+
+    // logaddexp of arguments whose exps overflow, of -inf (no NaN), and far apart.
+    void logAddExpOfLargeArguments() {
+        auto g = graphs().at("log(exp(x) + exp(y))")();
+        RewriteOutcome out = rewriteAndCompare(*g, Pipeline::fastRun(), {}, 1, 1e-9, 1e-15);
+        const double inf = std::numeric_limits<double>::infinity();
+        const NDArray got = runGraph(*out.after, std::vector<NDArray>{vec({800, -inf, 0, 1}), vec({799, -inf, 0, -1000})}).outputs.at(0);
+        QCOMPARE(got.flatGet(0), 800 + std::log1p(std::exp(-1.0)));
+        QCOMPARE(got.flatGet(1), -inf);
+        QCOMPARE(got.flatGet(2), std::log(2.0));
+        QCOMPARE(got.flatGet(3), 1.0);  // 1 + log1p(exp(-1001)): exp(-1001) is 0 in float64
     }
 
     // log(softmax(100 s)): the small probabilities underflow to 0 before the log.
