@@ -44,7 +44,9 @@ void Builder::run() {
             if (occ(i).attrs.topo) m_out.topoIndex[e.node] = static_cast<int>(*occ(i).attrs.topo);
     }
     if (!m_out.topoIndex.empty()) {
-        auto order = pytensorToposort(*m_out.graph);
+        std::vector<const Node*> order;
+        for (const Node* n : pytensorToposort(*m_out.graph))
+            if (!m_leafStandIns.count(n)) order.push_back(n);
         std::string differ;
         for (size_t i = 0; i < order.size(); ++i) {
             auto it = m_out.topoIndex.find(order[i]);

@@ -106,6 +106,9 @@ private:
     std::unordered_map<int64_t, int> m_byId;
     std::vector<Scope> m_scopes;  ///< [0] outer, [s] section s
     std::unordered_set<const Variable*> m_guessed;  ///< variables whose type the listing did not fully print
+    /// Opaque nodes standing for leaves (an elided constant, an input of a type tensorlens
+    /// lacks): PyTensor's topological indices do not count them.
+    std::unordered_set<const Node*> m_leafStandIns;
     std::vector<std::vector<int>> m_scopeEntities;  ///< entities belonging to each scope
     /// `*k-<Type>` inner inputs shown in each section. PyTensor's NominalVariable is one
     /// object per (k, type), so one [id X] may stand for inputs of several bodies.

@@ -31,6 +31,7 @@ Variable* Builder::leafVar(Entity& e) {
         note(o.line, "'" + o.head + "' has the PyTensor type " + o.attrs.unsupportedType +
                          ", which tensorlens cannot represent: imported as an opaque int8 scalar");
         Node* n = g.addNode(makeOpaque(o.head, {Type::tensor(DType::Int8, {})}), {});
+        m_leafStandIns.insert(n);
         m_guessed.insert(n->output(0));
         return e.var = n->output(0);
     }
@@ -49,6 +50,7 @@ Variable* Builder::leafVar(Entity& e) {
                      "are not printed, imported as opaque");
         if (sc.kind == ScopeKind::CompositeBody) sc.unbuildable = "its body is not fully printed";
         Node* n = g.addNode(makeOpaque(h, {t}), {});
+        m_leafStandIns.insert(n);
         if (guessed) m_guessed.insert(n->output(0));
         return e.var = n->output(0);
     }
@@ -133,6 +135,7 @@ Variable* Builder::makeConstant(const Occ& o, const Literal& lit, ScopeKind kind
     if (lit.elided) {
         note(o.line, "constant " + o.head + ": its values are elided in the listing; imported as an opaque node (not executed)");
         Node* n = g.addNode(makeOpaque(o.head, {t}), {});
+        m_leafStandIns.insert(n);
         m_guessed.insert(n->output(0));
         return n->output(0);
     }
