@@ -42,7 +42,8 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
 std::unique_ptr<GraphPass> makeStabilizeDriver() {
     return driver("stabilize", {"fast_run", "stabilize"},
                   {&constantFolding(), &localExpm1(), &localLog1p(), &logSigmToSoftplus(), &log1mSigmToSoftplus(), &local1mSigmoid(),
-                   &localLog1pPlusminusExp(), &localLogsoftmax(), &localLogSumExp(), &localLogAddExp(), &localLogErfc(), &localUselessElemwise(),
+                   &localLog1pPlusminusExp(), &localLogsoftmax(), &localLogSumExp(), &localLogAddExp(), &logdiffexpToLog1mexpdiff(),
+                   &localLogErfc(), &localUselessElemwise(),
                    &localDimshuffleLift()});
 }
 

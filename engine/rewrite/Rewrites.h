@@ -53,6 +53,7 @@ const NodeRewrite& localLogsoftmax();
 /// local_log_sum_exp: log(sum(exp(x))) -> max(x) + log(sum(exp(x - max(x)))).
 const NodeRewrite& localLogSumExp();
 const NodeRewrite& localLogAddExp();
+const NodeRewrite& logdiffexpToLog1mexpdiff();
 /// local_log_erfc: log(erfc(x)) -> its asymptote where erfc(x) underflows.
 const NodeRewrite& localLogErfc();
 /// Canonicalize phase.

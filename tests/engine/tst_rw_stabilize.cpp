@@ -1,6 +1,7 @@
 // The stabilize rewrites (local_expm1, local_log1p, logsigm_to_softplus,
 // log1msigm_to_softplus, local_1msigmoid, local_log1p_plusminus_exp, local_logsoftmax,
-// local_log_sum_exp, local_log_erfc, local_log_add_exp): each fires on its pattern and leaves the near
+// local_log_sum_exp, local_log_erfc, local_log_add_exp, logdiffexp_to_log1mexpdiff):
+// each fires on its pattern and leaves the near
 // misses alone, the numbers before and after agree on ordinary inputs, and after the
 // FAST_RUN pipeline the results are finite and right where the naive formula
 // overflows or cancels (the values PyTensor's stabilized graphs give).
@@ -66,6 +67,8 @@ const std::map<QString, GraphFn>& graphs() {
              Var x = vecIn(b), y = vecIn(b, "y"), z = vecIn(b, "z");
              return b.finish({log(add({exp(x), exp(y), exp(z)}))});
          }},
+        {"log(exp(x) - exp(y))", [] { GraphBuilder b; Var x = vecIn(b), y = vecIn(b, "y"); return b.finish({log(exp(x + 2.0) - exp(y))}); }},
+        {"log(exp(x) - y)", [] { GraphBuilder b; Var x = vecIn(b), y = vecIn(b, "y"); return b.finish({log(exp(x) - sqr(y) * 0.01)}); }},
         {"log(exp(x) + y)", [] { GraphBuilder b; Var x = vecIn(b), y = vecIn(b, "y"); return b.finish({log(exp(x) + sqr(y))}); }},
         {"log(erf(x))", [] { GraphBuilder b; return b.finish({log(erf(sqr(vecIn(b)) + 0.5))}); }},
     };
@@ -84,6 +87,7 @@ const NodeRewrite& rewriteNamed(const QString& n) {
         {"local_log_sum_exp", &localLogSumExp()},
         {"local_log_erfc", &localLogErfc()},
         {"local_log_add_exp", &localLogAddExp()},
+        {"logdiffexp_to_log1mexpdiff", &logdiffexpToLog1mexpdiff()},
     };
     return *m.at(n);
 }
@@ -126,6 +130,8 @@ private slots:
         QTest::newRow("logaddexp: log(exp(x) + exp(y))") << "log(exp(x) + exp(y))" << "local_log_add_exp" << 1;
         QTest::newRow("logaddexp: three terms") << "log(exp(x) + exp(y) + exp(z))" << "local_log_add_exp" << 1;
         QTest::newRow("logaddexp: not log(exp(x) + y)") << "log(exp(x) + y)" << "local_log_add_exp" << 0;
+        QTest::newRow("logdiffexp: log(exp(x) - exp(y))") << "log(exp(x) - exp(y))" << "logdiffexp_to_log1mexpdiff" << 1;
+        QTest::newRow("logdiffexp: not log(exp(x) - y)") << "log(exp(x) - y)" << "logdiffexp_to_log1mexpdiff" << 0;
     }
 
     // The rewrite fires (once: its output does not match again) or not; the numbers
@@ -179,6 +185,13 @@ private slots:
         QCOMPARE(got.flatGet(1), -inf);
         QCOMPARE(got.flatGet(2), std::log(2.0));
         QCOMPARE(got.flatGet(3), 1.0);  // 1 + log1p(exp(-1001)): exp(-1001) is 0 in float64
+        // log(exp(x + 2) - exp(y)) with both exps overflowing: x + 2 + log1mexp(y - x - 2).
+        auto d = graphs().at("log(exp(x) - exp(y))")();
+        RewriteOutcome diff = rewriteAndCompare(*d, Pipeline::fastRun(), {}, 1, 1e-9, 1e-15);
+        const NDArray got2 = runGraph(*diff.after, std::vector<NDArray>{vec({798, 0, -50, 1}), vec({799, 1, -60, -1e-9})}).outputs.at(0);
+        QCOMPARE(got2.flatGet(0), 800 + std::log(-std::expm1(-1.0)));
+        QVERIFY(std::fabs(got2.flatGet(1) - std::log(std::exp(2.0) - std::exp(1.0))) < 1e-15);
+        QVERIFY(std::fabs(got2.flatGet(2) - (-48 + std::log1p(-std::exp(-12.0)))) < 1e-13);
     }
 
     // log(softmax(100 s)): the small probabilities underflow to 0 before the log.
