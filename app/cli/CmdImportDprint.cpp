@@ -34,17 +34,7 @@ int cmdImportDprint(const std::vector<std::string>& argv) {
         text = ss.str();
     }
     DPrintInputTypes types;
-    if (auto in = args.value("inputs")) {
-        const nlohmann::json doc = readJsonFile(*in);
-        if (!doc.is_object()) throw std::runtime_error(*in + ": expected an object of input values by name");
-        for (const auto& [name, v] : doc.items()) {
-            auto dtype = v.is_object() && v.contains("dtype") && v["dtype"].is_string() ? parseDType(v["dtype"].get<std::string>())
-                                                                                       : std::nullopt;
-            if (!dtype || !v.contains("shape") || !v["shape"].is_array())
-                throw std::runtime_error(*in + ": /" + name + ": expected {\"dtype\", \"shape\", \"data\"}");
-            types.emplace(name, Type::tensor(*dtype, StaticShape(v["shape"].size(), kUnknownDim)));
-        }
-    }
+    if (auto in = args.value("inputs")) types = valueTypes(readJsonFile(*in), *in);
     DPrintImport imp = importDprint(text, file == "-" ? std::string("<stdin>") : file, types);
     if (!args.has("quiet"))
         for (const std::string& n : imp.notes) std::cerr << "note: " << n << "\n";

@@ -208,7 +208,9 @@ Variable* Builder::inputVar(int oi) {
     int k = -1;
     stripOutputIndex(o.head, &k);
     if (!c.node && !c.inlined.empty()) {
-        if (k >= static_cast<int>(c.inlined.size())) fail(o.line, idName(c.id) + " has no output ." + std::to_string(k));
+        const int n = static_cast<int>(c.inlined.size());
+        if (k < 0 && n != 1) fail(o.line, idName(c.id) + " has " + std::to_string(n) + " outputs; expected '.k' after its name");
+        if (k >= n) fail(o.line, idName(c.id) + " has " + std::to_string(n) + " outputs; there is no ." + std::to_string(k));
         return c.inlined[static_cast<size_t>(std::max(k, 0))];
     }
     if (!c.node) fail(o.line, idName(c.id) + " is used before it is built (a cycle in the listing?)");

@@ -63,7 +63,7 @@ private:
     Variable* constantIn(Entity& e, int scope);
     /// True for a leaf that prints a constant (literal, SliceConstant, NoneConst).
     bool isConstantLeaf(const Entity& e) const;
-    Variable* makeConstant(const Occ& o, const Literal& lit, ScopeKind kind, GraphAssembler& g);
+    Variable* makeConstant(const Occ& o, const Literal& lit, Scope& scope, GraphAssembler& g);
     Type leafType(const Occ& o, const std::string& what, bool* guessed);
     Entity& entityOf(int occ) { return m_entities[static_cast<size_t>(m_byId.at(m_l.occs[static_cast<size_t>(occ)].id))]; }
     const Occ& occ(int i) const { return m_l.occs[static_cast<size_t>(i)]; }

@@ -3,6 +3,7 @@
 //   DPrintImportLex.cpp       lines -> occurrences (tree glyphs, [id X], attributes)
 //   DPrintImportValues.cpp    type strings, shape tuples, constant literals
 //   DPrintImportOps.cpp       printed op names -> ops with their parameters
+//   DPrintImportPassThrough.cpp  Assert, CheckAndRaise, ViewOp, Print by their names
 //   DPrintImportComposite.cpp a Composite's scalar graph from its printed name
 //   DPrintImportScan.cpp      a Scan's layout from op-info tags or from links and types
 //   DPrintImportBuild.cpp     entities and scopes -> graphs (iterative), leaves, importDprint
@@ -129,6 +130,12 @@ bool parseReduceAxes(std::string_view params, std::optional<std::vector<int>>* a
 /// or null when `base` is none of them. OpFromGraph is built by the caller (it needs its body).
 OpPtr indexingOpFromName(std::string_view base, std::optional<std::string_view> params, const std::vector<Variable*>& inputs,
                          const std::optional<AliasMap>& destroy, std::string* why);
+/// Assert, CheckAndRaise, ViewOp and the gradient modifiers, Print by their printed names
+/// (DPrintImportPassThrough.cpp), or null when `base` is none of them.
+OpPtr passThroughOpFromName(std::string_view base, std::optional<std::string_view> params);
+/// A Print's printed name without its default `global_fn=<function _print_fn at 0x...>`
+/// (an address tensorlens's Print does not print); any other name as it is.
+std::string withoutPrintFunction(const std::string& name);
 /// True for an OpFromGraph's printed name: "residual_layer{inline=False}", "Pad{inline=True}".
 bool isGraphOpName(const std::string& name);
 /// A scalar op inside a Composite body ("exp", "add", "Cast{float32}", "LT"), or null.

@@ -36,11 +36,7 @@ Variable* Builder::leafVar(Entity& e) {
         return e.var = n->output(0);
     }
     if (Variable* c = indexConstant(o, g)) return e.var = c;
-    if (auto lit = parseLiteral(o.head)) {
-        if (lit->elided && sc.kind == ScopeKind::CompositeBody)
-            sc.unbuildable = "its body holds the constant " + o.head + ", and its values are elided in the listing";
-        return e.var = makeConstant(o, *lit, sc.kind, g);
-    }
+    if (auto lit = parseLiteral(o.head)) return e.var = makeConstant(o, *lit, sc, g);
     const std::string& h = o.head;
     if (sc.kind != ScopeKind::Outer) {
         // Inner graphs have no named inputs: a node whose inputs a depth limit cut off.
@@ -81,8 +77,11 @@ Variable* Builder::leafVar(Entity& e) {
 
 bool Builder::isConstantLeaf(const Entity& e) const {
     if (e.apply || e.def < 0) return false;
-    const std::string& h = occ(e.def).head;
-    return h == "NoneConst{None}" || h == "NoneConst" || h.rfind("SliceConstant{", 0) == 0 || parseLiteral(h).has_value();
+    const Occ& o = occ(e.def);
+    const std::string& h = o.head;
+    // As indexConstant reads them: a bare `NoneConst` only with its NoneTypeT printed.
+    const bool none = h == "NoneConst{None}" || (h == "NoneConst" && o.attrs.type && o.attrs.type->isNoneType());
+    return none || h.rfind("SliceConstant{", 0) == 0 || parseLiteral(h).has_value();
 }
 
 Variable* Builder::constantIn(Entity& e, int scope) {
@@ -94,12 +93,14 @@ Variable* Builder::constantIn(Entity& e, int scope) {
     if (Variable* c = indexConstant(o, *sc.graph)) return it->second = c;
     auto lit = parseLiteral(o.head);
     if (!lit) fail(o.line, "[id " + debugprint::idLetters(e.id) + "] is no constant but is used in another graph");
-    if (lit->elided && sc.kind == ScopeKind::CompositeBody)
-        sc.unbuildable = "its body holds the constant " + o.head + ", and its values are elided in the listing";
-    return it->second = makeConstant(o, *lit, sc.kind, *sc.graph);
+    return it->second = makeConstant(o, *lit, sc, *sc.graph);
 }
 
-Variable* Builder::makeConstant(const Occ& o, const Literal& lit, ScopeKind kind, GraphAssembler& g) {
+Variable* Builder::makeConstant(const Occ& o, const Literal& lit, Scope& scope, GraphAssembler& g) {
+    const ScopeKind kind = scope.kind;
+    // A Composite cannot hold an opaque node: its body is unreadable (its name may still say it).
+    if (lit.elided && kind == ScopeKind::CompositeBody)
+        scope.unbuildable = "its body holds the constant " + o.head + ", and its values are elided in the listing";
     Type t;
     bool guessed = false;
     if (o.attrs.type) {

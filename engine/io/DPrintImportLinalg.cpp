@@ -138,9 +138,17 @@ OpPtr linalgOpFromName(std::string_view base, std::optional<std::string_view> pa
         }
         if (split == std::string_view::npos) return nullptr;
         const std::string_view coreName = trim(p.substr(0, split)), signature = trim(p.substr(split + 1));
-        if (coreName.substr(0, 5) == "Scan{" || coreName.substr(0, 10) == "Composite{" || isGraphOpName(std::string(coreName))) {
-            *why = "dprint does not print the inner graph of a Blockwise's core op " + std::string(coreName);
-            return nullptr;
+        // dprint prints no inner graph for a Blockwise's core op: one that needs its body is
+        // unreadable, unless tensorlens has the op itself (AllocDiag's name is enough).
+        const bool needsBody = coreName.substr(0, 5) == "Scan{" || coreName.substr(0, 10) == "Composite{" || isGraphOpName(std::string(coreName));
+        if (needsBody) {
+            std::string ignored;
+            OpPtr own = isGraphOpName(std::string(coreName)) ? opFromName(std::string(coreName), {}, std::nullopt, &ignored) : nullptr;
+            if (!own) {
+                *why = "dprint does not print the inner graph of a Blockwise's core op " + std::string(coreName);
+                return nullptr;
+            }
+            return makeBlockwise(own, std::string(signature));
         }
         OpPtr core = coreFrom(coreName, why);
         if (!core && coreName == "Dot") core = makeOp(OpKind::Dot, nlohmann::json::object(), nullptr);

@@ -7,8 +7,6 @@
 
 #include "ops/Alloc.h"
 #include "ops/Argmax.h"
-#include "ops/Assert.h"
-#include "ops/PassThrough.h"
 #include "ops/CumOp.h"
 #include "ops/DeepCopy.h"
 #include "ops/DimShuffle.h"
@@ -213,27 +211,6 @@ OpPtr cumOpFrom(std::string_view params) {
     return v ? makeCumOp(*v, m) : nullptr;
 }
 
-// "message='resid', attrs=('shape', 'sum')": Print's parameters.
-OpPtr printFrom(std::string_view p) {
-    constexpr std::string_view kMessage = "message='", kAttrs = "', attrs=(";
-    const size_t at = p.rfind(kAttrs);
-    if (p.substr(0, kMessage.size()) != kMessage || at == std::string_view::npos || at < kMessage.size() || p.back() != ')')
-        return nullptr;
-    std::vector<std::string> attrs;
-    std::string_view list = p.substr(at + kAttrs.size(), p.size() - at - kAttrs.size() - 1);
-    while (!list.empty()) {
-        if (list.front() != '\'') return nullptr;
-        const size_t close = list.find('\'', 1);
-        if (close == std::string_view::npos) return nullptr;
-        attrs.emplace_back(list.substr(1, close - 1));
-        list.remove_prefix(close + 1);
-        if (list.substr(0, 2) == ", ") list.remove_prefix(2);
-        else if (list == ",") list = {};
-        else if (!list.empty()) return nullptr;
-    }
-    return makePrint(std::string(p.substr(kMessage.size(), at - kMessage.size())), std::move(attrs));
-}
-
 OpPtr build(std::string_view base, std::optional<std::string_view> params, const std::vector<Variable*>& in,
             const std::optional<AliasMap>& destroy, std::string* why) {
     const std::string_view p = params.value_or(std::string_view());
@@ -303,18 +280,7 @@ OpPtr build(std::string_view base, std::optional<std::string_view> params, const
         return d ? makeMakeVector(*d) : nullptr;
     }
     if (full == "DeepCopyOp") return makeDeepCopy();
-    if (base == "Assert" && braces && p.substr(0, 5) == "msg='" && p.size() >= 6 && p.back() == '\'')
-        return makeAssert(std::string(p.substr(5, p.size() - 6)));
-    if (base == "CheckAndRaise" && braces && p.substr(0, 7) == "raises=") {
-        // "raises=ValueError, msg='...'" (a message over 30 characters is cut in the print).
-        const size_t comma = p.find(", msg='");
-        if (comma == std::string_view::npos || p.back() != '\'' || comma <= 7) return nullptr;
-        return makeCheckAndRaise(std::string(p.substr(7, comma - 7)), std::string(p.substr(comma + 7, p.size() - comma - 8)));
-    }
-    if (base == "Print" && braces) return printFrom(p);
-    if (!braces && (full == "ViewOp" || full == "ZeroGrad" || full == "DisconnectedGrad" || full == "GradClip" ||
-                    full == "GradScale" || full == "OutputGuard" || full == "UndefinedGrad"))
-        return makeViewOp(std::string(full));
+    if (OpPtr op = passThroughOpFromName(base, params)) return op;
     if (full == "ScalarFromTensor") return makeScalarFromTensor();
     if (full == "TensorFromScalar") return makeTensorFromScalar();
     // Products, BLAS and linear algebra (DPrintImportLinalg.cpp).
@@ -367,12 +333,7 @@ std::string stripOutputIndex(const std::string& head, int* outIndex) {
 
 OpPtr opFromName(const std::string& printedName, const std::vector<Variable*>& inputs, const std::optional<AliasMap>& destroy,
                  std::string* why) {
-    // Print's default global_fn prints its address, which tensorlens's Print leaves out.
-    std::string name = printedName;
-    constexpr std::string_view kPrintFn = ", global_fn=<function _print_fn at ";
-    if (const size_t fn = name.find(kPrintFn); name.rfind("Print{", 0) == 0 && fn != std::string::npos && name.back() == '}' &&
-                                               name.find(">}", fn) == name.size() - 2)
-        name = name.substr(0, fn) + "}";
+    const std::string name = withoutPrintFunction(printedName);
     std::string_view base = name;
     std::optional<std::string_view> params;
     // Prod.__str__ with no_zeros_in_input ends in "})": Prod{axis=1, no_zeros_in_input}).

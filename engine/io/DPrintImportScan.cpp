@@ -3,7 +3,7 @@
 // order, the inner inputs that the body uses with their `*k` position and `-> [id X]`
 // outer input, the outer outputs that are used (`.k`), their types, and, with
 // print_op_info, each variable's ScanArgs tag. Every layout of the categories
-//   n_steps | seqs | mit_sot | sit_sot | untraced | nit_sot | non_seqs
+//   n_steps | seqs | mit_mot | mit_sot | sit_sot | untraced | nit_sot | non_seqs
 // that fits the counts is checked against all of that; the tags, when printed,
 // decide. Taps are never printed: a mit_sot state with k tap inputs is taken to
 // read taps -k..-1, and a mit_mot (only PyTensor's gradient loops, named `grad_of_`,
@@ -61,7 +61,7 @@ public:
                 if (in.type->dtype != o.dtype) return "inner input *" + std::to_string(in.k) + " dtype";
             }
         }
-        // Inner outputs (mit_sot | sit_sot | nit_sot | untraced | [cond]).
+        // Inner outputs (mit_mot outs | mit_sot | sit_sot | nit_sot | untraced | [cond]).
         const int m = static_cast<int>(m_ev.innerOutputs.size());
         if (m != info.numInnerOutputs()) return "inner output count";
         for (int j = 0; j < m; ++j) {
@@ -76,7 +76,7 @@ public:
                 if (*out.ndim != o.ndim()) return "untraced output rank";
             }
         }
-        // Outer outputs (mit_sot | sit_sot | nit_sot | untraced).
+        // Outer outputs (mit_mot | mit_sot | sit_sot | nit_sot | untraced).
         for (const auto& [idx, out] : m_ev.outerOutputs) {
             if (idx >= numOut) return "output ." + std::to_string(idx) + " beyond the layout's " + std::to_string(numOut);
             if (!out.tag.empty() && out.tag != tags.outerOutputs[static_cast<size_t>(idx)]) return "outer output tag";
@@ -122,17 +122,26 @@ private:
     const ScanEvidence& m_ev;
 };
 
+// The number after `prefix` in `tag` ("inner_out_mit_mot-3" -> 3 for prefix
+// "inner_out_mit_mot-"); nullopt when the tag has another prefix or no small number there.
+std::optional<int> tagIndex(const std::string& tag, const std::string& prefix) {
+    if (tag.rfind(prefix, 0) != 0) return std::nullopt;
+    int v = 0;
+    size_t p = prefix.size();
+    for (; p < tag.size() && tag[p] >= '0' && tag[p] <= '9'; ++p) {
+        v = v * 10 + (tag[p] - '0');
+        if (v > 100000) return std::nullopt;
+    }
+    if (p == prefix.size()) return std::nullopt;
+    return v;
+}
+
 // How many `<prefix>-i-j` tags state i shows (the highest j + 1), 0 when none.
 int taggedCount(const std::string& prefix, int state, const std::vector<std::string>& tags) {
     int n = 0;
     const std::string pre = prefix + "-" + std::to_string(state) + "-";
     for (const auto& t : tags)
-        if (t.rfind(pre, 0) == 0) {
-            try {
-                n = std::max(n, std::stoi(t.substr(pre.size())) + 1);
-            } catch (const std::exception&) {
-            }
-        }
+        if (auto j = tagIndex(t, pre)) n = std::max(n, *j + 1);
     return n;
 }
 
@@ -177,6 +186,28 @@ std::optional<std::pair<std::vector<int>, std::vector<int>>> mitMotTaps(int in, 
     }
     if (in == 2 && out == 2) return std::make_pair(std::vector<int>{-1, 0}, std::vector<int>{0, -1});
     return std::nullopt;
+}
+
+// Whether the printed inner inputs' links allow `s` sequences followed by states read
+// by `ins[i]` inner inputs each: an inner input k the layout places among those (a
+// sequence's or a state's) must link to the outer input it places it at. A cheap test
+// before the full check (LayoutCheck tests the same and everything else), which the
+// search of an untagged gradient loop (many states, many tap layouts) needs.
+bool prefixFits(const ScanEvidence& ev, int s, const std::vector<int>& ins) {
+    int end = s;
+    for (int n : ins) end += n;
+    for (const auto& in : ev.innerInputs) {
+        if (in.k >= end || in.outer.empty()) continue;
+        int p = in.k + 1;  // a sequence
+        if (in.k >= s) {
+            int k = s;
+            size_t i = 0;
+            while (k + ins[i] <= in.k) k += ins[i++];
+            p = s + 1 + static_cast<int>(i);
+        }
+        if (std::find(in.outer.begin(), in.outer.end(), p) == in.outer.end()) return false;
+    }
+    return true;
 }
 
 // Among layouts that fit, the one that reads the loop as PyTensor builds it: a body
@@ -236,15 +267,21 @@ std::optional<ScanLayout> inferScanLayout(const ScanEvidence& ev, std::string* w
         std::vector<std::string> outTags;
         for (const auto& o : ev.innerOutputs) {
             outTags.push_back(o.tag);
-            if (o.tag.rfind("inner_out_mit_mot-", 0) == 0) mitMot = std::max(mitMot, std::stoi(o.tag.substr(18)) + 1);
+            if (auto i = tagIndex(o.tag, "inner_out_mit_mot-")) mitMot = std::max(mitMot, *i + 1);
             mitSot += o.tag.rfind("inner_out_mit_sot-", 0) == 0;
             info.nSitSot += o.tag.rfind("inner_out_sit_sot-", 0) == 0;
             info.nNitSot += o.tag.rfind("inner_out_nit_sot-", 0) == 0;
             info.nUntraced += o.tag.rfind("inner_out_shared-", 0) == 0;
         }
+        if (1 + info.nSeqs + mitMot + mitSot > n) {
+            *why = "its op-info tags name more states than it has outer inputs";
+            return std::nullopt;
+        }
         for (int i = 0; i < mitMot; ++i) {
             const int in = tapCount(ev, "mit_mot", i, 1 + info.nSeqs + i), out = taggedCount("inner_out_mit_mot", i, outTags);
+            // The tap-0 input may be unused, and then neither printed nor tagged.
             auto taps = mitMotTaps(in, out);
+            if (!taps) taps = mitMotTaps(out + 1, out);
             if (!taps) {
                 *why = "its mit_mot " + std::to_string(i) + " has " + std::to_string(in) + " inner inputs and " + std::to_string(out) +
                        " inner outputs, and dprint does not print which taps they are";
@@ -274,7 +311,12 @@ std::optional<ScanLayout> inferScanLayout(const ScanEvidence& ev, std::string* w
     int bestScore = 0;
     std::string firstMismatch;
     int fits = 0;
+    // A bound on the layouts checked: a gradient loop with many states and no tags has
+    // many tap combinations, each check walks the evidence.
+    constexpr int kMaxChecks = 20000;
+    int checks = 0;
     auto consider = [&](const ScanInfo& info) {
+        if (++checks > kMaxChecks) return;
         std::string mismatch = checker.check(info);
         if (!mismatch.empty()) {
             if (firstMismatch.empty()) firstMismatch = describeLayout(info) + ": " + mismatch;
@@ -290,7 +332,8 @@ std::optional<ScanLayout> inferScanLayout(const ScanEvidence& ev, std::string* w
     // Categories in outer-input order: n_steps | seqs s | multi-tap states t (the first
     // g of them mit_mots) | sit_sot u | untraced h | nit_sot | non_seqs. A mit_mot has
     // as many inner outputs as taps it writes, so the counts are checked per layout.
-    for (int s = 0; s + 1 <= n; ++s)
+    for (int s = 0; s + 1 <= n; ++s) {
+        if (!prefixFits(ev, s, {})) continue;
         for (int t = 0; s + t <= rowsPrefix && t <= m; ++t)
             // A name with a gradient part reads its multi-tap states as mit_mots first: they
             // lead the loop (PyTensor orders mit_mots first) and are the common case there.
@@ -344,6 +387,10 @@ std::optional<ScanLayout> inferScanLayout(const ScanEvidence& ev, std::string* w
                         stateOuts += static_cast<int>(taps->second.size());
                     }
                     if (!ok) continue;
+                    std::vector<int> ins;
+                    for (const auto& taps : base.mitMotInTaps) ins.push_back(static_cast<int>(taps.size()));
+                    for (const auto& taps : base.mitSotTaps) ins.push_back(static_cast<int>(taps.size()));
+                    if (!prefixFits(ev, s, ins)) continue;
                     for (int u = 0; s + t + u <= rowsPrefix && stateOuts + u <= m; ++u)
                         for (int h = 0; stateOuts + u + h <= m; ++h) {
                             ScanInfo info = base;
@@ -356,6 +403,11 @@ std::optional<ScanLayout> inferScanLayout(const ScanEvidence& ev, std::string* w
                         }
                 }
             }
+    }
+    if (checks > kMaxChecks) {
+        *why = "too many layouts fit its counts to try them all (print it with print_op_info=True)";
+        return std::nullopt;
+    }
     if (!best) {
         *why = "no layout fits its " + std::to_string(n) + " outer inputs and " + std::to_string(m) + " inner outputs" +
                (firstMismatch.empty() ? std::string() : " (e.g. " + firstMismatch + ")");

@@ -139,7 +139,7 @@ int Builder::prepareScanBody(Entity& e, const std::vector<Variable*>& inputs, in
             in.type = parseTypeText(std::string_view(rest).substr(1, rest.size() - 2), o.line, &unsupported);
         }
         if (!in.type && o.attrs.type) in.type = o.attrs.type;
-        if (!in.type && (!o.attrs.unsupportedType.empty() || rest.front() == '<')) {
+        if (!in.type && (!o.attrs.unsupportedType.empty() || (!rest.empty() && rest.front() == '<'))) {
             // A random generator or another PyTensor type tensorlens has no counterpart for:
             // its outer input is imported the same way (DPrintImportLeaves.cpp).
             note(o.line, "the inner input " + o.head + " has a PyTensor type tensorlens cannot represent: imported as an int8 scalar");
@@ -208,7 +208,7 @@ int Builder::prepareScanBody(Entity& e, const std::vector<Variable*>& inputs, in
         if (j < ev.innerInputs.size()) {
             Entity& x = m_entities[static_cast<size_t>(nominalEntity[j])];
             const std::string rest = nominal(occ(x.def).head)->second;
-            bindNominal(nominalEntity[j], section, sc.graph->addInput(*ev.innerInputs[j].type, rest.front() == '<' ? std::string() : rest));
+            bindNominal(nominalEntity[j], section, sc.graph->addInput(*ev.innerInputs[j].type, rest.empty() || rest.front() == '<' ? std::string() : rest));
             continue;
         }
         const Type& o = inputs[static_cast<size_t>(innerToOuter[static_cast<size_t>(k)])]->type();

@@ -162,6 +162,19 @@ NDArray arrayFromJson(const json& j, const Type& expected, const std::string& pa
     return NDArray::fromVector(dtype, shape, values);
 }
 
+std::unordered_map<std::string, Type> valueTypes(const json& j, const std::string& where) {
+    if (!j.is_object()) throw ValueError(where + ": expected an object mapping input names to values");
+    std::unordered_map<std::string, Type> types;
+    for (const auto& [name, v] : j.items()) {
+        const auto dtype = v.is_object() && v.contains("dtype") && v["dtype"].is_string() ? parseDType(v["dtype"].get<std::string>())
+                                                                                         : std::nullopt;
+        if (!dtype || !v.contains("shape") || !v["shape"].is_array())
+            throw ValueError(where + ": /" + name + R"(: expected {"dtype", "shape", "data"})");
+        types.emplace(name, Type::tensor(*dtype, StaticShape(v["shape"].size(), kUnknownDim)));
+    }
+    return types;
+}
+
 std::vector<NDArray> inputsFromJson(const json& j, const Graph& g, const std::string& where) {
     if (!j.is_object()) throw ValueError(where + ": expected an object mapping input names to values");
     std::vector<NDArray> out;

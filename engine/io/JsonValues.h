@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tl {
@@ -27,6 +28,11 @@ NDArray arrayFromJson(const nlohmann::json& j, const Type& expected, const std::
 /// One value per graph input, looked up by input name in a JSON object; an input the
 /// object lacks takes its shared value (Variable::sharedValue) where it has one.
 std::vector<NDArray> inputsFromJson(const nlohmann::json& j, const Graph& g, const std::string& where);
+/// The type of each value of a values object ({name: {"dtype", "shape", "data"}}): its
+/// dtype and rank, every dim unknown, as a pt.tensor of that rank is typed; what the
+/// dprint importer needs for a listing printed without types. A value without its dtype
+/// and shape is a ValueError naming it.
+std::unordered_map<std::string, Type> valueTypes(const nlohmann::json& j, const std::string& where);
 /// Reads and parses a JSON file; errors name the file (and line/column for syntax errors).
 nlohmann::json readJsonFile(const std::string& path);
 

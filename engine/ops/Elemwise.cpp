@@ -66,8 +66,8 @@ std::vector<Type> Elemwise::inferTypes(std::span<const Type* const> inputs) cons
     std::vector<DType> outDTypes;
     if (m_loop) {
         const Composite& body = *m_loop->body();
-        if (!isInteger(dtypes[0]))
-            throw OpTypeError("Scalarloop: n_steps (input 0) must be an integer, got " + std::string(dtypeName(dtypes[0])));
+        if (!isInteger(dtypes[0]) || !isSigned(dtypes[0]))  // PyTensor takes int* only
+            throw OpTypeError("Scalarloop: n_steps (input 0) must be a signed integer, got " + std::string(dtypeName(dtypes[0])));
         for (int i = 1; i < n; ++i)
             if (dtypes[i] != body.inputDType(i - 1))
                 throw OpTypeError("input " + std::to_string(i) + " has dtype " + std::string(dtypeName(dtypes[i])) +

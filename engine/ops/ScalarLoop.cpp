@@ -49,11 +49,14 @@ void ScalarLoop::run(std::span<const NDArray> inputs, std::span<NDArray> outputs
     const int nIn = numInputs(), nOut = numOutputs(), k = m_states;
     if (static_cast<int>(inputs.size()) != nIn || static_cast<int>(outputs.size()) < nOut)
         throw ExecError("Scalarloop: " + std::to_string(inputs.size()) + " inputs, expected " + std::to_string(nIn));
-    // Every input as a contiguous array of the loop's shape, read before any output is written.
+    // Every input as a contiguous array of the loop's shape. An output that overwrites an
+    // input (inplace, same shape) is written block by block after that block's steps, and
+    // every block reads only its own elements, so the input needs no copy.
     std::vector<NDArray> full(static_cast<size_t>(nIn));
     for (int i = 0; i < nIn; ++i) {
         const NDArray& a = inputs[static_cast<size_t>(i)];
-        full[static_cast<size_t>(i)] = shapesEqual(a.shape(), shape) && a.isContiguous() ? a.copy() : arrayop::broadcastView(a, shape, "Scalarloop").copy();
+        full[static_cast<size_t>(i)] =
+            shapesEqual(a.shape(), shape) && a.isContiguous() ? a : arrayop::broadcastView(a, shape, "Scalarloop").copy();
     }
     int64_t total = 1;
     for (int64_t d : shape) total *= d;

@@ -40,8 +40,9 @@ public:
     std::string signature() const;
 
     /// Runs every element of `inputs` (n_steps first) broadcast to `shape` into
-    /// `outputs` (allocated to `shape` with the body's output dtypes; they may share
-    /// storage with inputs: every input is read before any output is written).
+    /// `outputs` (allocated to `shape` with the body's output dtypes; one may share an
+    /// input's storage at the same elements: each element's inputs are read before its
+    /// outputs are written).
     /// Throws ExecError for a for loop with n_steps < 0.
     void run(std::span<const NDArray> inputs, std::span<NDArray> outputs, const Shape& shape) const;
 

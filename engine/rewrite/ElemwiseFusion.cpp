@@ -199,6 +199,7 @@ public:
             for (const Node* n : rewriter.graph().nodes())
                 if (n->op().kind() == OpKind::Elemwise && !grouped.count(n))
                     rewriter.notifyMatchFailure(kName, *n, [n] {
+                        if (static_cast<const Elemwise&>(n->op()).isScalarLoop()) return std::string("a ScalarLoop is never fused");
                         return std::string(isFuseableElemwise(*n)
                                                ? "no fuseable Elemwise of its broadcast pattern feeds it, reads it or shares its full-size input"
                                                : "it works inplace or has an output that is not a tensor of its broadcast pattern");

@@ -7,15 +7,21 @@ import subprocess
 
 STAGES = ["export", "run_graph", "run_compiled", "rewrite_graph", "run_rewritten_graph", "rewrite_compiled",
           "run_rewritten_compiled", "trace_replay", "run_trace", "dprint_graph", "dprint_compiled", "dprint_plain"]
-# The dprint listings (export_corpus.py) each stage imports, and whether it passes the
-# input values so the importer can type inputs the listing prints without types.
-DPRINT_LISTINGS = {"dprint_graph": ("graph.dprint.txt", False), "dprint_compiled": ("compiled.dprint.txt", False),
-                   "dprint_plain": ("compiled.plain.txt", True)}
-# Import notes that say the listing itself lacks what running needs: a run that then
-# fails is skipped with the note, not counted as tensorlens's failure.
-LISTING_LACKS = ("its values are elided", "may be rounded", "cannot represent", "dprint does not print taps",
-                 "type not printed", "dtype not printed", "(partly not printed)", "without their positions",
-                 "does not print the inner graph")
+# The dprint listings (export_corpus.py) each stage imports, the exported graph it shows,
+# and whether it passes the input values so the importer can type inputs the listing
+# prints without types.
+DPRINT_LISTINGS = {"dprint_graph": ("graph.dprint.txt", "graph.json", False),
+                   "dprint_compiled": ("compiled.dprint.txt", "compiled.json", False),
+                   "dprint_plain": ("compiled.plain.txt", "compiled.json", True)}
+# Import notes that say the listing itself lacks values the run needs: any failure of
+# such a run is the listing's (an opaque node only when a note names it).
+LACKS_VALUES = ("its values are elided", "may be rounded", "cannot represent", "without their positions",
+                "does not print the inner graph")
+# Notes of what the importer guessed: a failure is the listing's only where the guess
+# is what differs (taps: the loops' layouts are not PyTensor's; types: an output's
+# dtype or an opaque node the note names).
+GUESSED_TAPS = "dprint does not print taps"
+GUESSED_TYPES = ("type not printed", "dtype not printed", "(partly not printed)")
 RTOL = {"float64": 1e-12, "float32": 1e-5}
 TIMEOUT = 600
 
@@ -143,11 +149,11 @@ def check_program(app, d):
 
         stage(f"rewrite_{which}", rewrite)
         stage(f"run_rewritten_{which}", lambda: _run(app, [out], inputs, expected), needs=f"rewrite_{which}")
-    for stage_name, (listing, typed) in DPRINT_LISTINGS.items():
+    for stage_name, (listing, truth, typed) in DPRINT_LISTINGS.items():
         if not os.path.exists(os.path.join(d, listing)):
             res[stage_name] = ("skip", f"no {listing} (exported by an older export_corpus.py)")
             continue
-        res[stage_name] = _dprint_stage(app, d, listing, typed, inputs, expected, work)
+        res[stage_name] = _dprint_stage(app, d, listing, truth, typed, inputs, expected, work)
     trace = os.path.join(d, "trace.json")
     steps = []
 
@@ -161,10 +167,51 @@ def check_program(app, d):
     return res
 
 
-def _dprint_stage(app, d, listing, typed, inputs, expected, work):
+def _scan_layouts(graph):
+    """The ScanInfo of every Scan in a JSON graph and its inner graphs, sorted."""
+    out, todo = [], [graph]
+    while todo:
+        g = todo.pop()
+        for n in g["nodes"]:
+            if n["op"] == "Scan":
+                out.append(json.dumps(n["params"]["info"], sort_keys=True))
+            if "inner" in n:
+                todo.append(n["inner"])
+    return sorted(out)
+
+
+def _listing_explains(notes, error, imported, truth):
+    """The import note that explains the run's failure by what the listing lacks, or None."""
+    opaque = error.split("cannot execute opaque op ", 1)
+    unvalued = error.split("no value for input '", 1)  # an input the values do not hold (a generator's)
+    named = len(opaque) == 2 or len(unvalued) == 2
+    name = opaque[1].strip() if len(opaque) == 2 else unvalued[1].split("'", 1)[0] if len(unvalued) == 2 else ""
+
+    def names_node(note):
+        return not named or name in note
+
+    for note in notes:
+        if any(k in note for k in LACKS_VALUES) and names_node(note):
+            return note
+    for note in notes:
+        if any(k in note for k in GUESSED_TYPES) and (named and names_node(note) or "PyTensor's" in error):
+            return note  # an opaque node typed by guesses, or an output of a guessed dtype
+    taps = [note for note in notes if GUESSED_TAPS in note]
+    if taps and not named:
+        with open(imported) as f:
+            ours = _scan_layouts(json.load(f)["graph"])
+        with open(truth) as f:
+            theirs = _scan_layouts(json.load(f)["graph"])
+        if ours != theirs:
+            return taps[0] + " (and the taps guessed are not PyTensor's)"
+    return None
+
+
+def _dprint_stage(app, d, listing, truth, typed, inputs, expected, work):
     """Imports the listing (with the input values' types when `typed`) and runs it on the
-    inputs the imported graph has: pass, fail, or skip when the run fails and the import
-    notes say the listing lacks what it needs (elided constants, types not printed)."""
+    inputs the imported graph has: pass, fail, or skip when the run fails because the
+    listing lacks what it needs (_listing_explains: an elided or rounded constant, a type
+    or tap dprint did not print and the importer guessed otherwise than PyTensor had)."""
     out = os.path.join(work, listing.replace(".txt", ".json"))
     args = ["import-dprint", os.path.join(d, listing), "-o", out] + (["--inputs", inputs] if typed else [])
     try:
@@ -175,22 +222,25 @@ def _dprint_stage(app, d, listing, typed, inputs, expected, work):
         lines = p.stderr.strip().splitlines() or [f"exit code {p.returncode}"]
         msg = lines[-1].replace(d + "/", "")
         return ("fail", f"{gap_category(msg)}: tensorlens import-dprint: {msg}")
-    lacks = [ln[len("note: "):] for ln in p.stderr.splitlines() if any(k in ln for k in LISTING_LACKS)]
+    notes = [ln[len("note: "):] for ln in p.stderr.splitlines() if ln.startswith("note: ")]
     with open(out) as f:
         names = {v.get("name") for v in json.load(f)["graph"]["inputs"]}
     with open(inputs) as f:
         values = json.load(f)
+    # A shared variable (pm.Data) prints as a named input; its value is PyTensor's, as a
+    # user running the listing would hold it: the exported graph has it.
+    with open(os.path.join(d, truth)) as f:
+        for v in json.load(f)["graph"]["inputs"]:
+            if "value" in v and v.get("name") and v["name"] not in values:
+                values[v["name"]] = v["value"]
     used = os.path.join(work, listing.replace(".txt", ".inputs.json"))
     with open(used, "w") as f:  # a compiled function's listing leaves unused inputs out
         json.dump({k: v for k, v in values.items() if k in names}, f)
     try:
         _run(app, [out], used, expected)
     except StageError as e:
-        # An opaque node is explained only by a note about that node (an elided constant,
-        # an input of a type tensorlens lacks); other failures by any guess the notes name.
-        opaque = str(e).split("cannot execute opaque op ", 1)
-        why = [n for n in lacks if len(opaque) < 2 or opaque[1].strip() in n]
+        why = _listing_explains(notes, str(e), out, os.path.join(d, truth))
         if why:
-            return ("skip", f"the listing lacks what the run needs ({why[0][:200]}); run: {str(e)[:200]}")
+            return ("skip", f"the listing lacks what the run needs ({why[:200]}); run: {str(e)[:200]}")
         return ("fail", str(e))
     return ("pass", "")

@@ -21,12 +21,12 @@ void wrapInputs(GraphBuilder& b, const Node& node, std::span<Variable* const> in
 
 std::vector<Variable*> elemwiseRop(GraphBuilder& b, const Node& node, std::span<Variable* const> inputTangents) {
     const auto& op = static_cast<const Elemwise&>(node.op());
+    // PyTensor's ScalarLoop has no derivative either (its loops are derivatives already).
+    if (op.isScalarLoop()) throw std::invalid_argument("Rop: Scalarloop has no derivative");
     std::vector<Var> ins, tangents, outs;
     wrapInputs(b, node, inputTangents, ins, tangents);
     for (int o = 0; o < node.numOutputs(); ++o) outs.push_back(b.capture(Var(&b, node.output(o))));
     std::vector<Var> result;
-    // PyTensor's ScalarLoop has no derivative either (its loops are derivatives already).
-    if (op.isScalarLoop()) throw std::invalid_argument("Rop: Scalarloop has no derivative");
     if (op.isComposite()) result = compositeRop(*op.composite()->graph(), ins, outs, tangents);
     else result = {scalarOpRop(op.scalarOp(), op.castTo(), ins, outs[0], tangents)};
     std::vector<Variable*> r;

@@ -131,7 +131,7 @@ def scan_layouts(variables):
 
 for name, (build, description) in {
     "rop_of_scan": (rop_of_scan, "the seed's loop and its Rop: the constant 5 is one object in both loop bodies"),
-    "grad_of_states": (grad_of_states, "a sit_sot and a taps [-3, -1] mit_sot with their gradient loop's mit_mots"),
+    "grad_of_states": (grad_of_states, "a sit_sot and a taps [-2, -1] mit_sot with their gradient loop's mit_mots"),
     "gapped_taps": (gapped_taps, "a mit_sot reading taps -3 and -1"),
     "nested_loops": (nested_loops, "a loop in a loop and its gradient"),
     "map_over_slices": (map_over_slices, "a map over sliced sequences, lengths passed as n_steps"),
