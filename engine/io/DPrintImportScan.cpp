@@ -145,19 +145,16 @@ int taggedCount(const std::string& prefix, int state, const std::vector<std::str
     return n;
 }
 
-std::vector<std::string> innerInputTags(const ScanEvidence& ev) {
-    std::vector<std::string> tags;
-    for (const auto& in : ev.innerInputs) tags.push_back(in.tag);
-    return tags;
-}
-
 // Tap counts of multi-tap state i (`category` "mit_sot" or "mit_mot"): from its
 // `inner_in_<category>-i-j` tags, else from the inner inputs linked to its outer input.
 int tapCount(const ScanEvidence& ev, const std::string& category, int state, int outerPos) {
-    int linked = 0;
-    for (const auto& in : ev.innerInputs)
+    int linked = 0, tagged = 0;
+    const std::string pre = "inner_in_" + category + "-" + std::to_string(state) + "-";
+    for (const auto& in : ev.innerInputs) {
         if (std::find(in.outer.begin(), in.outer.end(), outerPos) != in.outer.end()) ++linked;
-    return std::max({taggedCount("inner_in_" + category, state, innerInputTags(ev)), linked, 1});
+        if (auto j = tagIndex(in.tag, pre)) tagged = std::max(tagged, *j + 1);
+    }
+    return std::max({tagged, linked, 1});
 }
 
 // The taps of a mit_sot with k inner inputs whose outer input keeps `init` initial

@@ -44,7 +44,7 @@ std::vector<Type> Elemwise::inferTypes(std::span<const Type* const> inputs) cons
     if (m_loop && n != m_loop->numInputs())
         throw OpTypeError("Scalarloop takes " + std::to_string(m_loop->numInputs()) + " inputs (n_steps, states, constants), got " +
                           std::to_string(n));
-    if (m_loop ? false : m_composite ? n != m_composite->numInputs() : !scalarArityOk(m_code, n))
+    if (!m_loop && (m_composite ? n != m_composite->numInputs() : !scalarArityOk(m_code, n)))
         throw OpTypeError(name() + " takes " +
                           (m_composite ? std::to_string(m_composite->numInputs())
                                        : (scalarOpInfo(m_code).arity == kVariadicArity ? std::string("one or more")
@@ -198,7 +198,7 @@ void Elemwise::performLoop(std::span<const NDArray> inputs, std::span<NDArray> o
         if (auto it = m_inplace.find(o); it != m_inplace.end()) {
             const NDArray& in = inputs[static_cast<size_t>(it->second)];
             if (shapesEqual(in.shape(), shape) && in.dtype() == od && in.isContiguous()) {
-                out = in;  // the loop reads every input before it writes
+                out = in;  // each element's inputs are read before its outputs are written
                 continue;
             }
         }

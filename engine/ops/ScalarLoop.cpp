@@ -30,9 +30,9 @@ ScalarLoop::ScalarLoop(CompositePtr body, bool isWhile, std::string className)
     if (m_while && m_body->outputDType(outs - 1) != DType::Bool)
         throw std::invalid_argument("ScalarLoop: the until condition must be bool, got " +
                                     std::string(dtypeName(m_body->outputDType(outs - 1))));
+    m_signature = (m_while ? "while:" : "for:") + m_class + ":" + m_body->signature();
 }
 
-std::string ScalarLoop::signature() const { return (m_while ? "while:" : "for:") + m_class + ":" + m_body->signature(); }
 
 namespace {
 

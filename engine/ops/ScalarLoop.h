@@ -37,7 +37,7 @@ public:
     int numInputs() const { return m_body->numInputs() + 1; }
     int numOutputs() const { return m_body->numOutputs(); }
     /// The body's signature and the loop's kind: equal for equal loops.
-    std::string signature() const;
+    const std::string& signature() const { return m_signature; }
 
     /// Runs every element of `inputs` (n_steps first) broadcast to `shape` into
     /// `outputs` (allocated to `shape` with the body's output dtypes; one may share an
@@ -51,6 +51,7 @@ private:
     bool m_while;
     std::string m_class;
     int m_states = 0;
+    std::string m_signature;  // what equals and hash compare, made once
 };
 
 using ScalarLoopPtr = std::shared_ptr<const ScalarLoop>;
