@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config git ccache
           qt6-base-dev qt6-svg-dev libgl-dev
           libgraphviz-dev graphviz nlohmann-json3-dev libbenchmark-dev
-          libopenblas-dev liblapacke-dev libboost-math-dev libsleef-dev libjemalloc-dev
+          libopenblas-dev liblapacke-dev libeigen3-dev libboost-math-dev libsleef-dev libjemalloc-dev
           xvfb xauth)
 missing=()
 for p in "${packages[@]}"; do

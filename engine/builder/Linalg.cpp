@@ -207,9 +207,17 @@ std::vector<Var> lstsq(Var a, Var b, double rcond) {
     return a.builder().apply(makeLstsq(), {a, b, a.builder().constant(rcond, DType::Float64)});
 }
 
+Var tensorinv(Var a, int ind) { return a.builder().apply1(makeTensorInv(ind), {a}); }
+Var tensorsolve(Var a, Var b, std::optional<std::vector<int>> axes) {
+    return a.builder().apply1(makeTensorSolve(std::move(axes)), {a, b});
+}
+
 Var expm(Var a) { return a.builder().apply1(makeExpm(), {a}); }
 Var expmGrad(Var a, Var g) { return a.builder().apply1(makeExpmGrad(), {a, g}); }
 Var solveContinuousLyapunov(Var a, Var q) { return one(blockwise(makeSolveContinuousLyapunov(), {a, q})); }
+Var solveDiscreteAre(Var a, Var b, Var q, Var r, bool enforceQSymmetric) {
+    return one(blockwise(makeSolveDiscreteARE(enforceQSymmetric), {a, b, q, r}));
+}
 Var solveDiscreteLyapunov(Var a, Var q) { return one(blockwise(makeBilinearSolveDiscreteLyapunov(), {a, q})); }
 Var blockDiag(const std::vector<Var>& matrices) {
     return one(blockwise(makeBlockDiagonal(static_cast<int>(matrices.size())), matrices));

@@ -53,12 +53,18 @@ std::vector<Var> svd(Var a, bool fullMatrices = true, bool computeUv = true);
 Var pinv(Var a, bool hermitian = false);
 std::vector<Var> qr(Var a, const std::string& mode = "full", bool pivoting = false);
 std::vector<Var> lstsq(Var a, Var b, double rcond = -1.0);
+/// pt.linalg.tensorinv(a, ind) and tensorsolve(a, b, axes), NumPy's (TensorInv, TensorSolve).
+Var tensorinv(Var a, int ind = 2);
+Var tensorsolve(Var a, Var b, std::optional<std::vector<int>> axes = std::nullopt);
 Var expm(Var a);
 /// The gradient wrt a of expm(a) given its output's gradient g (ExpmGrad).
 Var expmGrad(Var a, Var g);
 /// Continuous Lyapunov equation A X + X A^T = Q, as pt.linalg.solve_continuous_lyapunov
 /// (scipy's; PyTensor's docstring writes "+ Q = 0", but the op solves "= Q").
 Var solveContinuousLyapunov(Var a, Var q);
+/// pt.linalg.solve_discrete_are: the stabilizing solution of the discrete algebraic Riccati
+/// equation A^T X A - X - (A^T X B)(R + B^T X B)^-1 (B^T X A) + Q = 0.
+Var solveDiscreteAre(Var a, Var b, Var q, Var r, bool enforceQSymmetric = false);
 /// Discrete Lyapunov equation A X A^T - X = -Q, SciPy's bilinear method.
 Var solveDiscreteLyapunov(Var a, Var q);
 Var blockDiag(const std::vector<Var>& matrices);

@@ -9,6 +9,7 @@
 #include "ops/FillDiagonal.h"
 #include "ops/Nonzero.h"
 #include "ops/PermuteRowElements.h"
+#include "ops/RealFFT.h"
 #include "ops/RavelMultiIndex.h"
 #include "ops/Repeat.h"
 #include "ops/Searchsorted.h"
@@ -157,6 +158,8 @@ OpPtr arrayOpFromName(std::string_view base, std::optional<std::string_view> par
         if (base == "Bartlett") return makeBartlett();
         if (base == "Nonzero") return makeNonzero();
         if (base == "Convolve1d") return makeConvolve1d();
+        if (base == "RFFTOp") return makeRFFT();
+        if (base == "IRFFTOp") return makeIRFFT();
         return nullptr;
     }
     if (base == "Split") {

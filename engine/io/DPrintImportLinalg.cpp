@@ -52,6 +52,19 @@ std::optional<nlohmann::json> pythonLiteral(std::string_view v) {
     if (v == "False") return false;
     if (v == "None") return nlohmann::json(nullptr);
     if (v.size() >= 2 && v.front() == '\'' && v.back() == '\'') return std::string(v.substr(1, v.size() - 2));
+    // A tuple or list of integers, "(0, 2)", "(1,)", "[0, 2]" (TensorSolve's axes).
+    if (v.size() >= 2 && ((v.front() == '(' && v.back() == ')') || (v.front() == '[' && v.back() == ']'))) {
+        nlohmann::json list = nlohmann::json::array();
+        std::string_view body = trim(v.substr(1, v.size() - 2));
+        if (!body.empty() && body.back() == ',') body.remove_suffix(1);
+        if (trim(body).empty()) return list;
+        for (std::string_view item : splitTopLevel(body)) {
+            auto k = pythonLiteral(item);
+            if (!k || !k->is_number_integer()) return std::nullopt;
+            list.push_back(*k);
+        }
+        return list;
+    }
     if (v.empty() || v.size() > 18) return std::nullopt;
     size_t i = v[0] == '-' ? 1 : 0;
     if (i == v.size()) return std::nullopt;

@@ -46,6 +46,7 @@ OpPtr passThroughOpFromName(std::string_view base, std::optional<std::string_vie
         if (base == "ViewOp" || base == "ZeroGrad" || base == "DisconnectedGrad" || base == "GradClip" || base == "GradScale" ||
             base == "OutputGuard" || base == "UndefinedGrad")
             return makeViewOp(std::string(base));
+        if (base == "CpuContiguous") return makeCpuContiguous();
         return nullptr;
     }
     const std::string_view p = *params;

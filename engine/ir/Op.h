@@ -31,7 +31,7 @@ inline constexpr int kNumOpKinds = 0
 #include "ir/OpKinds.def"
 #undef TL_OP_KIND
     ;
-static_assert(kNumOpKinds == 91, "update the tables that switch over OpKind");
+static_assert(kNumOpKinds == 97, "update the tables that switch over OpKind");
 
 /// JSON name of an op family ("Elemwise").
 std::string_view opKindName(OpKind k);

@@ -6,7 +6,9 @@
 #include <lapacke.h>
 
 #include <algorithm>
+#include <cmath>
 #include <type_traits>
+#include <vector>
 
 namespace tl::lapack {
 
@@ -174,6 +176,46 @@ template <typename T> int gees(int n, T* a, int lda, T* wr, T* wi, T* z, int ldz
     else return LAPACKE_dgees_work(L, 'V', 'N', nullptr, n, a, lda, &sdim, wr, wi, z, ldz, work, lwork, nullptr);
 }
 
+namespace {
+// LAPACK's selctg for gges: alpha = (alphar + i alphai) inside the unit circle of beta,
+// false for beta == 0 (an infinite eigenvalue), as SciPy's _iuc.
+template <typename T> lapack_logical insideUnitCircle(const T* alphar, const T* alphai, const T* beta) {
+    if (*beta == 0) return 0;
+    return std::hypot(*alphar, *alphai) < std::fabs(*beta);
+}
+} // namespace
+
+template <typename T>
+int ggesInsideUnitCircle(int n, T* a, int lda, T* b, int ldb, int* sdim, T* vsl, int ldvsl, T* vsr, int ldvsr, Workspace& ws) {
+    // The eigenvalues are not kept, so they live here rather than in the op's slots.
+    std::vector<T> eig(3 * static_cast<size_t>(std::max(n, 1)));
+    T *alphar = eig.data(), *alphai = alphar + std::max(n, 1), *beta = alphai + std::max(n, 1);
+    std::vector<lapack_logical> bwork(static_cast<size_t>(std::max(n, 1)));
+    T query = 0;
+    int info;
+    if constexpr (kFloat<T>)
+        info = LAPACKE_sgges_work(L, 'V', 'V', 'S', insideUnitCircle<float>, n, a, lda, b, ldb, sdim, alphar, alphai, beta, vsl,
+                                  ldvsl, vsr, ldvsr, &query, -1, bwork.data());
+    else
+        info = LAPACKE_dgges_work(L, 'V', 'V', 'S', insideUnitCircle<double>, n, a, lda, b, ldb, sdim, alphar, alphai, beta, vsl,
+                                  ldvsl, vsr, ldvsr, &query, -1, bwork.data());
+    if (info != 0) return info;
+    const int lwork = workSize(query, std::max(1, 8 * n + 16));
+    T* work = ws.get<T>(6, static_cast<size_t>(lwork));
+    if constexpr (kFloat<T>)
+        return LAPACKE_sgges_work(L, 'V', 'V', 'S', insideUnitCircle<float>, n, a, lda, b, ldb, sdim, alphar, alphai, beta, vsl,
+                                  ldvsl, vsr, ldvsr, work, lwork, bwork.data());
+    else
+        return LAPACKE_dgges_work(L, 'V', 'V', 'S', insideUnitCircle<double>, n, a, lda, b, ldb, sdim, alphar, alphai, beta, vsl,
+                                  ldvsl, vsr, ldvsr, work, lwork, bwork.data());
+}
+
+template <typename T> int gebalScale(int n, T* a, int lda, T* scale) {
+    int ilo = 0, ihi = 0;
+    if constexpr (kFloat<T>) return LAPACKE_sgebal_work(L, 'S', n, a, lda, &ilo, &ihi, scale);
+    else return LAPACKE_dgebal_work(L, 'S', n, a, lda, &ilo, &ihi, scale);
+}
+
 // Both precisions of every routine.
 template int getrf<float>(int, int, float*, int, int*);
 template int getri<float>(int, float*, int, const int*, Workspace&);
@@ -192,6 +234,8 @@ template int sygvd<float>(char, char, int, float*, int, float*, int, float*, Wor
 template int gesdd<float>(char, int, int, float*, int, float*, float*, int, float*, int, Workspace&);
 template int gelsd<float>(int, int, int, float*, int, float*, int, float*, float, int*, Workspace&);
 template int gees<float>(int, float*, int, float*, float*, float*, int, Workspace&);
+template int ggesInsideUnitCircle<float>(int, float*, int, float*, int, int*, float*, int, float*, int, Workspace&);
+template int gebalScale<float>(int, float*, int, float*);
 template int trsyl<float>(char, char, int, int, int, const float*, int, const float*, int, float*, int, float*);
 template int getrf<double>(int, int, double*, int, int*);
 template int getri<double>(int, double*, int, const int*, Workspace&);
@@ -210,6 +254,8 @@ template int sygvd<double>(char, char, int, double*, int, double*, int, double*,
 template int gesdd<double>(char, int, int, double*, int, double*, double*, int, double*, int, Workspace&);
 template int gelsd<double>(int, int, int, double*, int, double*, int, double*, double, int*, Workspace&);
 template int gees<double>(int, double*, int, double*, double*, double*, int, Workspace&);
+template int ggesInsideUnitCircle<double>(int, double*, int, double*, int, int*, double*, int, double*, int, Workspace&);
+template int gebalScale<double>(int, double*, int, double*);
 template int trsyl<double>(char, char, int, int, int, const double*, int, const double*, int, double*, int, double*);
 
 } // namespace tl::lapack

@@ -54,6 +54,14 @@ template <typename T> int gelsd(int m, int n, int nrhs, T* a, int lda, T* b, int
                                 Workspace& ws);
 /// Real Schur form a = z t z^T (t overwrites a), no sorting.
 template <typename T> int gees(int n, T* a, int lda, T* wr, T* wi, T* z, int ldz, Workspace& ws);
+/// Generalized real Schur form (QZ) of the pencil (a, b), the eigenvalues inside the unit
+/// circle (|alpha / beta| < 1, SciPy's ordqz sort='iuc') ordered first; vsl, vsr the left
+/// and right Schur vectors; sdim the number of those eigenvalues. a, b overwritten.
+template <typename T> int ggesInsideUnitCircle(int n, T* a, int lda, T* b, int ldb, int* sdim, T* vsl, int ldvsl, T* vsr,
+                                                int ldvsr, Workspace& ws);
+/// Scaling of a (job 'S', no permutation) that balances its row and column norms; the
+/// factors in scale (n). a overwritten with the balanced matrix.
+template <typename T> int gebalScale(int n, T* a, int lda, T* scale);
 /// Solves op(A) X + isgn X op(B) = scale C for quasi-triangular A, B (Schur forms); C overwritten.
 template <typename T> int trsyl(char transa, char transb, int isgn, int m, int n, const T* a, int lda, const T* b,
                                 int ldb, T* c, int ldc, T* scale);

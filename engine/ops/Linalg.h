@@ -5,6 +5,7 @@
 // does. Kernels and type rules: ops/LinalgOp.h and the ops/Linalg*.cpp files.
 #include "ir/Op.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,12 @@ OpPtr makeSVD(bool fullMatrices = true, bool computeUv = true);
 OpPtr makeMatrixPinv(bool hermitian = false);
 /// np.linalg.lstsq(x, y, rcond): (solution, residuals, rank, singular values).
 OpPtr makeLstsq();
+/// np.linalg.tensorinv(a, ind): the inverse of a as a (prod(shape[ind:]), prod(shape[:ind]))
+/// matrix, of shape shape[ind:] + shape[:ind].
+OpPtr makeTensorInv(int ind = 2);
+/// np.linalg.tensorsolve(a, b, axes): x with tensordot(a, x, x.ndim) = b, `axes` of a
+/// moved to the end first.
+OpPtr makeTensorSolve(std::optional<std::vector<int>> axes = std::nullopt);
 
 // scipy.linalg
 /// assume_a: "gen", "sym", "her", "pos", "tridiagonal" or "banded"; b_ndim 1 or 2.
@@ -48,6 +55,9 @@ OpPtr makeExpmGrad();
 /// scipy.linalg.solve_continuous_lyapunov(A, Q): X with A X + X A^T = Q.
 OpPtr makeSolveContinuousLyapunov();
 OpPtr makeBilinearSolveDiscreteLyapunov();
+/// scipy.linalg.solve_discrete_are(A, B, Q, R): the stabilizing X of the discrete
+/// algebraic Riccati equation (ops/LinalgRiccati.cpp).
+OpPtr makeSolveDiscreteARE(bool enforceQSymmetric = false);
 OpPtr makeBlockDiagonal(int nInputs);
 /// np.kron of two arrays of equal rank (the builder pads the lower-rank one).
 OpPtr makeKroneckerProduct();

@@ -33,7 +33,10 @@ bool isLinalgKind(OpKind kind) {
     case OpKind::BilinearSolveDiscreteLyapunov:
     case OpKind::SolveContinuousLyapunov:
     case OpKind::BlockDiagonal:
-    case OpKind::KroneckerProduct: return true;
+    case OpKind::KroneckerProduct:
+    case OpKind::TensorInv:
+    case OpKind::TensorSolve:
+    case OpKind::SolveDiscreteARE: return true;
     default: return false;
     }
 }
@@ -73,6 +76,7 @@ std::string gufuncSignature(const Op& core) {
     case OpKind::MatrixPinv: return "(m,n)->(n,m)";
     case OpKind::BilinearSolveDiscreteLyapunov:
     case OpKind::SolveContinuousLyapunov: return "(m,m),(m,m)->(m,m)";
+    case OpKind::SolveDiscreteARE: return "(m,m),(m,n),(m,m),(n,n)->(m,m)";
     case OpKind::BlockDiagonal: {
         std::string sig;
         for (int i = 0; i < p->intProp("n_inputs"); ++i) sig += (i ? ",(m" : "(m") + std::to_string(i) + ",n" + std::to_string(i) + ")";

@@ -56,8 +56,11 @@ PassThroughOp::PassThroughOp(std::string message, std::vector<std::string> attrs
         if (!kPrintAttrs.count(a)) throw std::invalid_argument("Print: attribute \"" + a + "\" is not one tensorlens can print");
 }
 
+PassThroughOp::PassThroughOp(ContiguousTag) : Op(OpKind::CpuContiguous) {}
+
 std::string PassThroughOp::name() const {
     if (kind() == OpKind::ViewOp) return m_class;
+    if (kind() == OpKind::CpuContiguous) return "CpuContiguous";
     std::string attrs;
     for (const std::string& a : m_attrs) attrs += (attrs.empty() ? "'" : ", '") + a + "'";
     return "Print{message='" + m_message + "', attrs=(" + attrs + (m_attrs.size() == 1 ? ",)}" : ")}");
@@ -69,6 +72,10 @@ std::vector<Type> PassThroughOp::inferTypes(std::span<const Type* const> in) con
 }
 
 void PassThroughOp::perform(std::span<const NDArray> in, std::span<NDArray> out) const {
+    if (kind() == OpKind::CpuContiguous) {
+        out[0] = in[0].isContiguous() ? in[0] : in[0].copy();
+        return;
+    }
     out[0] = in[0];
     if (kind() != OpKind::Print) return;
     for (const std::string& a : m_attrs) std::cerr << m_message << " " << a << " = " << attribute(in[0], a) << "\n";
@@ -76,12 +83,28 @@ void PassThroughOp::perform(std::span<const NDArray> in, std::span<NDArray> out)
 
 nlohmann::json PassThroughOp::params() const {
     if (kind() == OpKind::ViewOp) return {{"name", m_class}};
+    if (kind() == OpKind::CpuContiguous) return nlohmann::json::object();
     return {{"message", m_message}, {"attrs", m_attrs}};
 }
 
 OpPtr makeViewOp(std::string className) { return std::make_shared<PassThroughOp>(std::move(className)); }
 OpPtr makePrint(std::string message, std::vector<std::string> attrs) {
     return std::make_shared<PassThroughOp>(std::move(message), std::move(attrs));
+}
+
+OpPtr makeCpuContiguous() {
+    static const OpPtr op = std::make_shared<PassThroughOp>(PassThroughOp::ContiguousTag{});
+    return op;
+}
+
+OpPtr makeOpCpuContiguous(const nlohmann::json& params, std::shared_ptr<const Graph>) {
+    if (!params.is_null() && !params.is_object()) throw std::invalid_argument("CpuContiguous params must be a JSON object");
+    for (const auto& [key, value] : params.items()) {
+        if (key != "view_map") throw std::invalid_argument("CpuContiguous has no parameter \"" + key + "\"");
+        if (value != nlohmann::json::parse(R"({"0": [0]})"))
+            throw std::invalid_argument("CpuContiguous params: view_map says " + value.dump() + " but the op has {\"0\": [0]}");
+    }
+    return makeCpuContiguous();
 }
 
 OpPtr makeOpViewOp(const nlohmann::json& params, std::shared_ptr<const Graph>) {

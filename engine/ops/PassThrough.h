@@ -5,7 +5,9 @@
 //    gradient differs, and PyTensor's canonicalize removes them (local_view_op);
 //  - Print{message, attrs}, which PyTensor keeps and runs for its side effect: it
 //    prints the message and the attributes of the value (to stderr here, so a
-//    headless run's own output stays parseable).
+//    headless run's own output stays parseable);
+//  - CpuContiguous (pt.extra_ops.cpu_contiguous), which PyTensor also keeps: the
+//    input itself when it is C-contiguous, else a contiguous copy.
 #include "ir/Op.h"
 
 #include <vector>
@@ -18,6 +20,9 @@ public:
     explicit PassThroughOp(std::string className);
     /// Print{message, attrs}.
     PassThroughOp(std::string message, std::vector<std::string> attrs);
+    /// CpuContiguous.
+    struct ContiguousTag {};
+    explicit PassThroughOp(ContiguousTag);
     const std::string& className() const { return m_class; }
     std::string name() const override;
     std::vector<Type> inferTypes(std::span<const Type* const> inputs) const override;
@@ -33,5 +38,6 @@ private:
 
 OpPtr makeViewOp(std::string className = "ViewOp");
 OpPtr makePrint(std::string message = "", std::vector<std::string> attrs = {"__str__"});
+OpPtr makeCpuContiguous();
 
 } // namespace tl

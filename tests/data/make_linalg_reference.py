@@ -123,6 +123,26 @@ case("ger", {"a": M, "x": rng.normal(size=5), "y": xv}, [], alpha=alpha)
 gx = np.array(cases["ger"]["inputs"]["x"]["data"])
 cases["ger"]["outputs"] = [arr(M + alpha * np.outer(gx, xv))]
 
+# numpy.linalg.tensorinv / tensorsolve
+T4 = rng.normal(size=(2, 3, 6)) + 2 * np.eye(6).reshape(2, 3, 6)
+case("tensorinv", {"a": T4}, [np.linalg.tensorinv(T4, ind=2)], ind=2)
+T5 = rng.normal(size=(6, 2, 3)) + 3 * np.eye(6).reshape(6, 2, 3)
+rhs = rng.normal(size=6)
+case("tensorsolve", {"a": T5, "b": rhs}, [np.linalg.tensorsolve(T5, rhs)])
+T6 = rng.normal(size=(2, 6, 3)) + 3 * np.eye(6).reshape(6, 2, 3).transpose(1, 0, 2)
+case("tensorsolve_axes", {"a": T6, "b": rhs}, [np.linalg.tensorsolve(T6, rhs, axes=(0,))], axes=[0])
+# scipy.linalg.solve_discrete_are: a 3-state, 2-input system; one whose pencil SciPy balances
+Ad = rng.normal(size=(3, 3)) * 0.6
+Bd = rng.normal(size=(3, 2))
+Qd = np.eye(3) + 0.1 * (lambda g: g @ g.T)(rng.normal(size=(3, 3)))
+Rd = np.array([[2.0, 0.3], [0.3, 1.0]])
+case("dare", {"a": Ad, "b": Bd, "q": Qd, "r": Rd}, [sla.solve_discrete_are(Ad, Bd, Qd, Rd)])
+Ab = np.array([[1e3, 2.0], [0.0, 0.5]])
+Bb = np.array([[1.0], [1e-3]])
+Qb = np.diag([1e-4, 1e4])
+Rb = np.array([[3.0]])
+case("dare_balanced", {"a": Ab, "b": Bb, "q": Qb, "r": Rb}, [sla.solve_discrete_are(Ab, Bb, Qb, Rb)])
+
 json.dump({"generated_by": "tests/data/make_linalg_reference.py", "numpy": np.__version__,
            "scipy": __import__("scipy").__version__, "cases": cases}, sys.stdout, indent=None, allow_nan=False)
 print()

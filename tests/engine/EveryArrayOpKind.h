@@ -16,6 +16,7 @@
 #include "ops/PassThrough.h"
 #include "ops/PermuteRowElements.h"
 #include "ops/RavelMultiIndex.h"
+#include "ops/RealFFT.h"
 #include "ops/Repeat.h"
 #include "ops/Searchsorted.h"
 #include "ops/Sort.h"
@@ -61,6 +62,9 @@ inline void addArrayOpNodes(G& o, Variable* x, Variable* v, std::vector<Variable
     outs.push_back(o.ap(makeCheckAndRaise("ParameterValueError", "sigma > 0"), {x, o.sc(1, DType::Bool)}));  // CheckAndRaise
     outs.push_back(o.ap(makeViewOp("ZeroGrad"), {x}));                                        // ViewOp
     outs.push_back(o.ap(makePrint("x", {"shape"}), {x}));                                     // Print
+    outs.push_back(o.ap(makeCpuContiguous(), {x}));                                           // CpuContiguous
+    Variable* spectrum = o.ap(makeRFFT(), {x, ivec({4})});                                    // RFFTOp
+    outs.push_back(o.ap(makeIRFFT(), {spectrum, ivec({4})}));                                 // IRFFTOp
 }
 
 } // namespace tl::golden

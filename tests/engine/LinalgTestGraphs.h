@@ -50,6 +50,9 @@ inline std::vector<Variable*> linalgOpKinds(G& o) {
     out.push_back(o.ap(makeKroneckerProduct(), {a, a}));                              // KroneckerProduct
     out.push_back(o.ap(makeEighGrad(), {a, b, a, b, a}));                             // EighGrad
     out.push_back(o.ap(makeEigvalshGrad(), {a, a, b}));                               // EigvalshGrad
+    out.push_back(o.ap(makeSolveDiscreteARE(), {a, a, a, a}));                        // SolveDiscreteARE
+    out.push_back(o.ap(makeTensorInv(1), {bs}));                                      // TensorInv
+    out.push_back(o.ap(makeTensorSolve(std::vector<int>{0}), {bs, b}));               // TensorSolve
     return out;
 }
 

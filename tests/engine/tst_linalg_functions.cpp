@@ -91,6 +91,71 @@ private slots:
         TL_COMPARE_REF(runGraph(*g, std::vector<NDArray>{a, q}).outputs.at(0), r.outputs[0], 1e-12);
     }
 
+    // scipy.linalg.solve_discrete_are, also where SciPy balances the pencil; the residual
+    // of the Riccati equation; float32; SciPy's errors.
+    void discreteRiccati_data() {
+        QTest::addColumn<QString>("refName");
+        QTest::newRow("3 states, 2 inputs") << "dare";
+        QTest::newRow("balanced pencil") << "dare_balanced";
+    }
+    void discreteRiccati() {
+        QFETCH(QString, refName);
+        const RefCase r = refCase(refName.toStdString());
+        const NDArray &a = r.inputs.at("a"), &b = r.inputs.at("b"), &q = r.inputs.at("q"), &rr = r.inputs.at("r");
+        OpPtr op = makeSolveDiscreteARE();
+        const NDArray x = runNode(op, {a, b, q, rr})[0];
+        TL_COMPARE_REF(x, r.outputs[0], 1e-9);
+        // A^T X A - X - (A^T X B)(R + B^T X B)^-1 (B^T X A) + Q = 0, checked through the gain
+        // K = (R + B^T X B)^-1 B^T X A: A^T X A - X - (A^T X B) K + Q.
+        const NDArray at = refTranspose(a), bt = refTranspose(b);
+        const NDArray atxb = refMatmul(refMatmul(at, x), b);
+        NDArray inner = refMatmul(refMatmul(bt, x), b).copy();
+        for (int64_t i = 0; i < inner.size(); ++i) inner.data<double>()[i] += rr.flatGet(i);
+        const NDArray gain = runNode(makeSolve("gen", false, true, 2), {inner, refMatmul(refMatmul(bt, x), a)})[0];
+        NDArray residual = refMatmul(refMatmul(at, x), a).copy();
+        const NDArray correction = refMatmul(atxb, gain);
+        double scale = 0.0;
+        for (int64_t i = 0; i < residual.size(); ++i) {
+            residual.data<double>()[i] += q.flatGet(i) - x.flatGet(i) - correction.flatGet(i);
+            scale = std::max(scale, std::fabs(x.flatGet(i)));
+        }
+        TL_COMPARE_REF(residual, NDArray::zeros(DType::Float64, residual.shape()), 1e-9 * scale);
+        const NDArray x32 = runNode(op, {a.astype(DType::Float32), b.astype(DType::Float32), q.astype(DType::Float32), rr.astype(DType::Float32)})[0];
+        QCOMPARE(x32.dtype(), DType::Float32);
+        TL_COMPARE_REF(x32, r.outputs[0], 1e-5 * scale);
+    }
+    void discreteRiccatiErrors() {
+        const RefCase r = refCase("dare");
+        const NDArray &a = r.inputs.at("a"), &b = r.inputs.at("b"), &q = r.inputs.at("q"), &rr = r.inputs.at("r");
+        OpPtr op = makeSolveDiscreteARE();
+        QCOMPARE(str(op->name()), "SolveDiscreteARE{enforce_Q_symmetric=False}");
+        QCOMPARE(gufuncSignature(*op), std::string("(m,m),(m,n),(m,m),(n,n)->(m,m)"));
+        checkJsonRoundTrip(op);
+        NDArray skew = q.copy();
+        skew.data<double>()[1] += 0.5;
+        QVERIFY(errorMessage([&] { runNode(op, {a, b, skew, rr}); }).find("Matrix q should be symmetric") != std::string::npos);
+        // enforce_Q_symmetric solves with (Q + Q^T) / 2.
+        NDArray sym = skew.copy();
+        sym.data<double>()[1] -= 0.25;
+        sym.data<double>()[3] += 0.25;
+        TL_COMPARE_REF(runNode(makeSolveDiscreteARE(true), {a, b, skew, rr})[0], runNode(op, {a, b, sym, rr})[0], 1e-12);
+        const std::string shape = errorMessage([&] { runNode(op, {a, b, q, q}); });
+        QVERIFY2(shape.find("R n x n") != std::string::npos, shape.c_str());
+        // No stabilizing solution: A unstable and B zero (nothing controls it); SciPy's words.
+        const NDArray unstable = NDArray::fromVector(DType::Float64, {1, 1}, {2.0});
+        const NDArray none = NDArray::zeros(DType::Float64, {1, 1}), one = NDArray::fromVector(DType::Float64, {1, 1}, {1.0});
+        const std::string e = errorMessage([&] { runNode(op, {unstable, none, one, one}); });
+        QVERIFY2(e.find("SolveDiscreteARE: Failed to find a finite solution.") != std::string::npos, e.c_str());
+        // The builder batches it as pt.linalg.solve_discrete_are does.
+        GraphBuilder g;
+        Var va = g.input("a", DType::Float64, {3, 3}), vb = g.input("b", DType::Float64, {3, 2});
+        Var vq = g.input("q", DType::Float64, {3, 3}), vr = g.input("r", DType::Float64, {2, 2});
+        Var vx = linalg::solveDiscreteAre(va, vb, vq, vr);
+        QCOMPARE(vx.get()->owner()->op().kind(), OpKind::Blockwise);
+        auto graph = g.finish({vx});
+        TL_COMPARE_REF(runGraph(*graph, std::vector<NDArray>{a, b, q, rr}).outputs.at(0), r.outputs[0], 1e-9);
+    }
+
     void blockDiagonal() {
         const RefCase r = refCase("block_diag");
         OpPtr op = makeBlockDiagonal(2);

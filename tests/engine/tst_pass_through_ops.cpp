@@ -64,10 +64,33 @@ private slots:
         const std::string e = errorMessage([&] { runWith(*g, {x, NDArray::scalar(DType::Bool, 0)}); });
         QVERIFY2(e.find("ParameterValueError: sigma > 0") != std::string::npos && e.find("CheckAndRaise{") != std::string::npos,
                  e.c_str());
-        for (const OpPtr& op : {makeViewOp("GradScale"), makePrint("p", {"shape", "sum", "__str__"})}) {
+        for (const OpPtr& op : {makeViewOp("GradScale"), makePrint("p", {"shape", "sum", "__str__"}), makeCpuContiguous()}) {
             QCOMPARE(op->viewMap(), (AliasMap{{0, {0}}}));
             TL_COMPARE_ARRAYS(runWith(*through(op, false), {x}).outputs.at(0), vec3(3, 5, 7), 0, 0);
         }
+    }
+
+    // CpuContiguous hands on a C-contiguous input itself and copies any other (a
+    // transposed view here) into C order; local_view_op leaves it, as PyTensor does.
+    void cpuContiguous() {
+        const OpPtr op = makeCpuContiguous();
+        QCOMPARE(QString::fromStdString(op->name()), "CpuContiguous");
+        const NDArray m = NDArray::fromVector(DType::Float64, {2, 3}, {1, 2, 3, 4, 5, 6});
+        std::vector<NDArray> out(1);
+        op->perform(std::vector<NDArray>{m}, out);
+        QVERIFY(out[0].sharesStorageWith(m));
+        const NDArray t = m.view({3, 2}, {1, 3}, 0);
+        op->perform(std::vector<NDArray>{t}, out);
+        QVERIFY(!out[0].sharesStorageWith(m));
+        QVERIFY(out[0].isContiguous());
+        TL_COMPARE_ARRAYS(out[0], NDArray::fromVector(DType::Float64, {3, 2}, {1, 4, 2, 5, 3, 6}), 0, 0);
+        checkJsonRoundTrip(op);
+        // What the exporter writes: PyTensor's view_map beside the (no) props.
+        QCOMPARE(makeOp(OpKind::CpuContiguous, nlohmann::json::parse(R"({"view_map": {"0": [0]}})"), nullptr)->name(), std::string("CpuContiguous"));
+        QVERIFY(errorMessage([] { makeOp(OpKind::CpuContiguous, nlohmann::json::parse(R"({"view_map": {"0": [1]}})"), nullptr); }).find("view_map") != std::string::npos);
+        dprintRoundTrip(*through(op, false), {m.view({3}, {1}, 0).copy()}, allOptions());
+        RewriteOutcome kept = rewriteAndCompare(*through(op, false), singleRewrite(tl::localViewOp()), {}, 1, 0, 0);
+        QCOMPARE(countOps(*kept.after, OpKind::CpuContiguous), 1);
     }
 
     // Every form round-trips through JSON; the exporter's forms load (the exception's

@@ -97,6 +97,7 @@ RopRule arrayRopRule(OpKind kind) {
     case OpKind::CheckAndRaise:
     case OpKind::ViewOp:
     case OpKind::Print:
+    case OpKind::CpuContiguous:
     case OpKind::DeepCopy: return &passThrough;
     case OpKind::Shape:
     case OpKind::ShapeI:
