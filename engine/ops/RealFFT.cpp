@@ -39,6 +39,19 @@ std::vector<int64_t> readLengths(const NDArray& s, int ndim, const std::string& 
     return n;
 }
 
+// The complex working array of `dims`, refused past the executor's allocation limit as
+// any array is (an absurd length in s would otherwise ask for terabytes).
+void requireAllocatable(const Shape& dims, const std::string& op) {
+    const double bytes = [&] {
+        double b = sizeof(Complex);
+        for (int64_t d : dims) b *= static_cast<double>(d);
+        return b;
+    }();
+    if (bytes > static_cast<double>(NDArray::maxAllocationBytes()))
+        throw ExecError(op + ": transforming to shape " + shapeToString(dims) + " needs " + std::to_string(bytes / 1e9) +
+                        " GB, over the limit of " + std::to_string(NDArray::maxAllocationBytes() / 1000000000.0) + " GB");
+}
+
 // `src` (dims `from`) copied into a zeroed array of dims `to`: each axis cropped or
 // zero-padded at its end, as NumPy's fft functions fit an axis to n.
 ComplexArray fitted(const ComplexArray& src, const Shape& to) {
@@ -112,6 +125,7 @@ ComplexArray rfftn(const NDArray& a, const std::vector<int64_t>& s) {
     for (double v : a.toDoubles()) x.values.emplace_back(v, 0.0);
     Shape dims = a.shape();
     for (int j = 0; j < k; ++j) dims[static_cast<size_t>(nd - k + j)] = s[static_cast<size_t>(j)];
+    requireAllocatable(dims, "RFFTOp");
     x = fitted(x, dims);
     Transforms fft = unscaledFft();
     // The last axis, real to half spectrum.
@@ -135,6 +149,7 @@ std::vector<double> irfftn(ComplexArray z, const std::vector<int64_t>& s, Shape&
     const int nd = static_cast<int>(z.dims.size()), k = static_cast<int>(s.size());
     Shape dims = z.dims;
     for (int j = 0; j < k; ++j) dims[static_cast<size_t>(nd - k + j)] = s[static_cast<size_t>(j)];
+    requireAllocatable(dims, "IRFFTOp");
     const int64_t n = dims.back(), half = n / 2 + 1;
     Shape halfDims = dims;
     halfDims.back() = half;

@@ -183,6 +183,8 @@ private slots:
         QVERIFY(errorMessage([&] { run(makeRFFT(), x, lengths({0})); }).find("Invalid number of FFT data points (0)") != std::string::npos);
         QVERIFY(errorMessage([&] { run(makeRFFT(), x, lengths({2, 2, 2})); }).find("different lengths") != std::string::npos);
         QVERIFY(errorMessage([&] { run(makeRFFT(), x, lengths({})); }).find("no axis") != std::string::npos);
+        const std::string huge = errorMessage([&] { run(makeRFFT(), x, lengths({1e12})); });
+        QVERIFY2(huge.find("over the limit") != std::string::npos, huge.c_str());
         const std::string e = errorMessage([&] { run(makeIRFFT(), ramp({2, 3, 3}, 1.0), lengths({4})); });
         QVERIFY2(e.find("length 2") != std::string::npos, e.c_str());
     }
