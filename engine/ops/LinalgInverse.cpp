@@ -5,6 +5,7 @@
 #include "ops/ArrayOpUtil.h"
 #include "ops/LapackCalls.h"
 #include "ops/Linalg.h"
+#include "ops/LinalgDense.h"
 #include "ops/LinalgOp.h"
 
 #include <cmath>
@@ -13,17 +14,6 @@
 namespace tl {
 
 namespace {
-
-// LU-factors the square matrix a into ws slot 0 (column-major, n x n) with pivots in
-// integer slot 0; returns getrf's info.
-int factor(const NDArray& a, linalg::Workspace& ws, double*& lu, int*& piv) {
-    const int n = static_cast<int>(a.dim(0));
-    lu = ws.get<double>(0, static_cast<size_t>(n) * n);
-    piv = ws.ints(0, static_cast<size_t>(n));
-    linalg::loadColMajor(a, lu, std::max(n, 1));
-    if (n == 0) return 0;
-    return lapack::getrf<double>(n, n, lu, n, piv);
-}
 
 // (sign, log|det|) from getrf's factors, as NumPy's slogdet computes them.
 std::pair<double, double> signLogDet(int n, const double* lu, const int* piv, int info) {
@@ -55,7 +45,7 @@ public:
         const int n = static_cast<int>(in[0].dim(0));
         double* lu;
         int* piv;
-        const int info = factor(in[0], ws, lu, piv);
+        const int info = dense::luFactor(in[0], ws, lu, piv);
         if (info > 0) linalg::throwSingular("MatrixInverse", info, "Singular matrix");
         // NumPy's inv solves A X = I (gesv) rather than calling getri.
         double* x = ws.get<double>(1, static_cast<size_t>(n) * n);
@@ -89,7 +79,7 @@ public:
         const int n = static_cast<int>(in[0].dim(0));
         double* lu;
         int* piv;
-        const int info = factor(in[0], ws, lu, piv);
+        const int info = dense::luFactor(in[0], ws, lu, piv);
         const auto [sign, logdet] = signLogDet(n, lu, piv, info);
         if (m_sign) {
             linalg::storeScalar(sign, out[0]);

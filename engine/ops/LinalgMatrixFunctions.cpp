@@ -5,9 +5,9 @@
 // BilinearSolveDiscreteLyapunov (SciPy's bilinear transform to a continuous one),
 // and the structural BlockDiagonal and KroneckerProduct.
 #include "ops/ArrayOpUtil.h"
-#include "ops/BlasCalls.h"
 #include "ops/LapackCalls.h"
 #include "ops/Linalg.h"
+#include "ops/LinalgDense.h"
 #include "ops/LinalgOp.h"
 
 #include <algorithm>
@@ -17,61 +17,17 @@ namespace tl {
 
 namespace {
 
-// ---------------------------------------------------------------- dense float64 helpers
-
 using Mat = NDArray;  // a C-contiguous float64 matrix
 
-Mat zerosMat(int64_t n) { return NDArray::zeros(DType::Float64, {n, n}); }
-Mat identity(int64_t n) {
-    Mat m = zerosMat(n);
-    for (int64_t i = 0; i < n; ++i) m.data<double>()[i * n + i] = 1.0;
-    return m;
-}
 Mat asMat(const NDArray& a) { return a.astype(DType::Float64); }
-Mat mm(const Mat& a, const Mat& b) {
-    Mat c = NDArray::empty(DType::Float64, {a.dim(0), b.dim(1)});
-    blas::gemm(1.0, a, b, 0.0, c);
-    return c;
-}
-Mat transposed(const Mat& a) {
-    return a.view({a.dim(1), a.dim(0)}, {a.strides()[1], a.strides()[0]}, a.offset()).copy();
-}
 // x = sum_k c_k m_k, all n x n.
 Mat combination(std::initializer_list<std::pair<double, const Mat*>> terms, int64_t n) {
-    Mat r = zerosMat(n);
+    Mat r = dense::zeros(n, n);
     double* pr = r.data<double>();
     for (auto [c, m] : terms) {
         const double* pm = m->data<double>();
         for (int64_t i = 0; i < n * n; ++i) pr[i] += c * pm[i];
     }
-    return r;
-}
-double norm1(const Mat& a) {
-    const int64_t n = a.dim(0);
-    double best = 0.0;
-    for (int64_t j = 0; j < n; ++j) {
-        double s = 0.0;
-        for (int64_t i = 0; i < n; ++i) s += std::fabs(a.data<double>()[i * n + j]);
-        best = std::max(best, s);
-    }
-    return best;
-}
-// X with a X = b (LU, getrf/getrs); ExecError naming `op` when a is singular.
-Mat solveMat(const Mat& a, const Mat& b, const std::string& op) {
-    const int n = static_cast<int>(a.dim(0)), nrhs = static_cast<int>(b.dim(1)), ld = std::max(n, 1);
-    linalg::Workspace ws;
-    double* lu = ws.get<double>(0, static_cast<size_t>(ld) * ld);
-    double* x = ws.get<double>(1, static_cast<size_t>(ld) * std::max(nrhs, 1));
-    int* piv = ws.ints(0, static_cast<size_t>(ld));
-    linalg::loadColMajor(a, lu, ld);
-    linalg::loadColMajor(b, x, ld);
-    if (n > 0) {
-        const int info = lapack::getrf<double>(n, n, lu, ld, piv);
-        if (info > 0) linalg::throwSingular(op, info, "Singular matrix");
-        lapack::getrs<double>('N', n, nrhs, lu, ld, piv, x, ld);
-    }
-    Mat r = NDArray::empty(DType::Float64, {n, nrhs});
-    linalg::storeColMajor(x, ld, r);
     return r;
 }
 
@@ -90,8 +46,8 @@ Mat expm(const Mat& a0) {
     static constexpr double b13[] = {64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800.,
                                      129060195264000., 10559470521600., 670442572800., 33522128640.,
                                      1323241920., 40840800., 960960., 16380., 182., 1.};
-    const double nrm = norm1(a0);
-    const Mat I = identity(n);
+    const double nrm = dense::norm1(a0);
+    const Mat I = dense::identity(n);
     Mat U, V;
     int squarings = 0;
     const double* small[] = {b3, b5, b7, b9};
@@ -106,35 +62,35 @@ Mat expm(const Mat& a0) {
         // U = A sum_j b[2j+1] A^(2j), V = sum_j b[2j] A^(2j)
         const double* b = small[pick];
         const int m = degree[pick];
-        const Mat a2 = mm(a0, a0);
-        Mat p = I, usum = zerosMat(n), vsum = zerosMat(n);
+        const Mat a2 = dense::matmul(a0, a0);
+        Mat p = I, usum = dense::zeros(n, n), vsum = dense::zeros(n, n);
         for (int k = 0; k <= m; k += 2) {
             usum = combination({{1.0, &usum}, {b[k + 1], &p}}, n);
             vsum = combination({{1.0, &vsum}, {b[k], &p}}, n);
-            if (k + 2 <= m) p = mm(p, a2);
+            if (k + 2 <= m) p = dense::matmul(p, a2);
         }
-        U = mm(a0, usum);
+        U = dense::matmul(a0, usum);
         V = vsum;
     } else {
         squarings = std::max(0, static_cast<int>(std::ceil(std::log2(nrm / theta[4]))));
         Mat a = a0.copy();
         const double scale = std::ldexp(1.0, -squarings);
         for (int64_t i = 0; i < n * n; ++i) a.data<double>()[i] *= scale;
-        const Mat a2 = mm(a, a), a4 = mm(a2, a2), a6 = mm(a2, a4);
+        const Mat a2 = dense::matmul(a, a), a4 = dense::matmul(a2, a2), a6 = dense::matmul(a2, a4);
         const double* b = b13;
         const Mat u1 = combination({{b[13], &a6}, {b[11], &a4}, {b[9], &a2}}, n);
         const Mat u2 = combination({{b[7], &a6}, {b[5], &a4}, {b[3], &a2}, {b[1], &I}}, n);
-        const Mat uInner = mm(a6, u1);
+        const Mat uInner = dense::matmul(a6, u1);
         const Mat uAll = combination({{1.0, &uInner}, {1.0, &u2}}, n);
-        U = mm(a, uAll);
+        U = dense::matmul(a, uAll);
         const Mat v1 = combination({{b[12], &a6}, {b[10], &a4}, {b[8], &a2}}, n);
         const Mat v2 = combination({{b[6], &a6}, {b[4], &a4}, {b[2], &a2}, {b[0], &I}}, n);
-        const Mat vInner = mm(a6, v1);
+        const Mat vInner = dense::matmul(a6, v1);
         V = combination({{1.0, &vInner}, {1.0, &v2}}, n);
     }
     const Mat p = combination({{1.0, &V}, {1.0, &U}}, n), q = combination({{1.0, &V}, {-1.0, &U}}, n);
-    Mat r = solveMat(q, p, "Expm");
-    for (int s = 0; s < squarings; ++s) r = mm(r, r);
+    Mat r = dense::solve(q, p, "Expm");
+    for (int s = 0; s < squarings; ++s) r = dense::matmul(r, r);
     return r;
 }
 
@@ -182,14 +138,14 @@ private:
         const int64_t n = a.dim(0);
         if (n == 0) return a.copy();
         const std::string op = "BilinearSolveDiscreteLyapunov";
-        const Mat I = identity(n), aT = transposed(a);
+        const Mat I = dense::identity(n), aT = dense::transposed(a);
         const Mat aTpI = combination({{1.0, &aT}, {1.0, &I}}, n), aTmI = combination({{1.0, &aT}, {-1.0, &I}}, n);
-        const Mat aHIinv = solveMat(aTpI, I, op);
-        const Mat b = mm(aTmI, aHIinv);
+        const Mat aHIinv = dense::solve(aTpI, I, op);
+        const Mat b = dense::matmul(aTmI, aHIinv);
         const Mat apI = combination({{1.0, &a}, {1.0, &I}}, n);
-        Mat c = mm(mm(solveMat(apI, I, op), q), aHIinv);
+        Mat c = dense::matmul(dense::matmul(dense::solve(apI, I, op), q), aHIinv);
         for (int64_t i = 0; i < n * n; ++i) c.data<double>()[i] *= -2.0;  // the right-hand side -c
-        return continuousLyapunov(transposed(b), c, op);
+        return continuousLyapunov(dense::transposed(b), c, op);
     }
     // X with A X + X A^T = Q (scipy.linalg.solve_continuous_lyapunov), via A = U R U^T.
     static Mat continuousLyapunov(const Mat& a, const Mat& q, const std::string& op) {
@@ -206,7 +162,7 @@ private:
         Mat R = NDArray::empty(DType::Float64, {n, n}), U = NDArray::empty(DType::Float64, {n, n});
         linalg::storeColMajor(r, ld, R);
         linalg::storeColMajor(u, ld, U);
-        const Mat f = mm(mm(transposed(U), q), U);
+        const Mat f = dense::matmul(dense::matmul(dense::transposed(U), q), U);
         double* y = ws.get<double>(4, static_cast<size_t>(ld) * ld);
         linalg::loadColMajor(f, y, ld);
         double scale = 1.0;
@@ -217,7 +173,7 @@ private:
         linalg::storeColMajor(y, ld, Y);
         // SciPy multiplies by the scale trsyl returns (1 unless it had to avoid overflow).
         for (int64_t i = 0; i < static_cast<int64_t>(n) * n; ++i) Y.data<double>()[i] *= scale;
-        return mm(mm(U, Y), transposed(U));
+        return dense::matmul(dense::matmul(U, Y), dense::transposed(U));
     }
 };
 

@@ -14,9 +14,9 @@
 // Computed in float64 (SciPy does for every real input) and cast to the upcast of the
 // four dtypes, PyTensor's output type. A Blockwise core op, as PyTensor applies it.
 #include "ops/ArrayOpUtil.h"
-#include "ops/BlasCalls.h"
 #include "ops/LapackCalls.h"
 #include "ops/Linalg.h"
+#include "ops/LinalgDense.h"
 #include "ops/LinalgOp.h"
 
 #include <cmath>
@@ -28,30 +28,27 @@ namespace {
 
 using Mat = NDArray;  // a C-contiguous float64 matrix
 
-Mat zeros(int64_t r, int64_t c) { return NDArray::zeros(DType::Float64, {r, c}); }
-double& at(const Mat& m, int64_t i, int64_t j) { return m.data<double>()[i * m.dim(1) + j]; }
-Mat mm(const Mat& a, const Mat& b, bool transposeA = false) {
-    const Mat lhs = transposeA ? a.view({a.dim(1), a.dim(0)}, {a.strides()[1], a.strides()[0]}, a.offset()) : a;
-    Mat c = NDArray::empty(DType::Float64, {lhs.dim(0), b.dim(1)});
-    blas::gemm(1.0, lhs, b, 0.0, c);
-    return c;
+using dense::at;
+using dense::zeros;
+
+// m - m^T and (m + m^T) / 2 of a square m.
+Mat skew(const Mat& m) {
+    Mat d = zeros(m.dim(0), m.dim(0));
+    for (int64_t i = 0; i < m.dim(0); ++i)
+        for (int64_t j = 0; j < m.dim(0); ++j) at(d, i, j) = at(m, i, j) - at(m, j, i);
+    return d;
 }
-double norm1(const Mat& a) {
-    double best = 0.0;
-    for (int64_t j = 0; j < a.dim(1); ++j) {
-        double s = 0.0;
-        for (int64_t i = 0; i < a.dim(0); ++i) s += std::fabs(at(a, i, j));
-        best = std::max(best, s);
-    }
-    return best;
+Mat symmetrized(const Mat& m) {
+    Mat s = zeros(m.dim(0), m.dim(0));
+    for (int64_t i = 0; i < m.dim(0); ++i)
+        for (int64_t j = 0; j < m.dim(0); ++j) at(s, i, j) = 0.5 * (at(m, i, j) + at(m, j, i));
+    return s;
 }
+
 // SciPy's check that q and r are symmetric: ||M - M^T||_1 <= 100 spacing(||M||_1).
 void requireSymmetric(const Mat& m, const char* name) {
-    Mat d = zeros(m.dim(0), m.dim(1));
-    for (int64_t i = 0; i < m.dim(0); ++i)
-        for (int64_t j = 0; j < m.dim(1); ++j) at(d, i, j) = at(m, i, j) - at(m, j, i);
-    const double n = norm1(m);
-    if (norm1(d) > 100.0 * (std::nextafter(n, std::numeric_limits<double>::infinity()) - n))
+    const double n = dense::norm1(m);
+    if (dense::norm1(skew(m)) > 100.0 * (std::nextafter(n, std::numeric_limits<double>::infinity()) - n))
         throw ExecError(std::string("SolveDiscreteARE: Matrix ") + name + " should be symmetric");
 }
 
@@ -80,12 +77,7 @@ Mat fullQ(const Mat& a, linalg::Workspace& ws, const std::string& op) {
 Mat solveDare(Mat a, Mat b, Mat q, Mat r, bool enforceQSymmetric, linalg::Workspace& ws) {
     const std::string op = "SolveDiscreteARE";
     const int64_t m = a.dim(0), n = b.dim(1), N = 2 * m + n;
-    if (enforceQSymmetric) {
-        Mat s = zeros(m, m);
-        for (int64_t i = 0; i < m; ++i)
-            for (int64_t j = 0; j < m; ++j) at(s, i, j) = 0.5 * (at(q, i, j) + at(q, j, i));
-        q = s;
-    }
+    if (enforceQSymmetric) q = symmetrized(q);
     requireSymmetric(q, "q");
     requireSymmetric(r, "r");
     if (m == 0) return zeros(0, 0);
@@ -136,8 +128,8 @@ Mat solveDare(Mat a, Mat b, Mat q, Mat r, bool enforceQSymmetric, linalg::Worksp
 
     // Deflation by the R columns.
     const Mat Q = fullQ(H.view({N, n}, {N, 1}, 2 * m).copy(), ws, op);
-    const Mat Qn = Q.view({N, 2 * m}, {N, 1}, n);
-    const Mat H2 = mm(Qn, H.view({N, 2 * m}, {N, 1}, 0), true), J2 = mm(Qn, J.view({N, 2 * m}, {N, 1}, 0), true);
+    const Mat QnT = dense::transposedView(Q.view({N, 2 * m}, {N, 1}, n));
+    const Mat H2 = dense::matmul(QnT, H.view({N, 2 * m}, {N, 1}, 0)), J2 = dense::matmul(QnT, J.view({N, 2 * m}, {N, 1}, 0));
 
     // Ordered QZ: the stable deflating subspace first.
     const int k = static_cast<int>(2 * m);
@@ -177,12 +169,9 @@ Mat solveDare(Mat a, Mat b, Mat q, Mat r, bool enforceQSymmetric, linalg::Worksp
     lapack::getrs<double>('T', mi, mi, lu, mi, piv, xt, mi);
 
     // Symmetry of U00^T U10 (SciPy's proof of success).
-    Mat usym = mm(u00, u10, true);
-    const double nsym = norm1(usym);
-    Mat diff = zeros(m, m);
-    for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < m; ++j) at(diff, i, j) = at(usym, i, j) - at(usym, j, i);
-    if (norm1(diff) > std::max(std::nextafter(1000.0, 2000.0) - 1000.0, 0.1 * nsym))
+    Mat usym = dense::matmul(dense::transposedView(u00), u10);
+    const double nsym = dense::norm1(usym);
+    if (dense::norm1(skew(usym)) > std::max(std::nextafter(1000.0, 2000.0) - 1000.0, 0.1 * nsym))
         throw ExecError(op + ": The associated symplectic pencil has eigenvalues too close to the unit circle");
 
     Mat x = zeros(m, m);
@@ -193,10 +182,7 @@ Mat solveDare(Mat a, Mat b, Mat q, Mat r, bool enforceQSymmetric, linalg::Worksp
             if (balanced) v *= sca[static_cast<size_t>(i)] * sca[static_cast<size_t>(j)];
             at(x, i, j) = v;
         }
-    Mat sym = zeros(m, m);
-    for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < m; ++j) at(sym, i, j) = (at(x, i, j) + at(x, j, i)) / 2;
-    return sym;
+    return symmetrized(x);
 }
 
 class SolveDiscreteAREOp final : public LinalgOp {

@@ -9,9 +9,9 @@
 // each gradient is folded onto that triangle as PyTensor does: tril(g) + triu(g, 1)^T
 // ('L', lower) or triu(g) + tril(g, -1)^T, zeros in the other.
 #include "ops/ArrayOpUtil.h"
-#include "ops/BlasCalls.h"
 #include "ops/LapackCalls.h"
 #include "ops/Linalg.h"
+#include "ops/LinalgDense.h"
 #include "ops/LinalgOp.h"
 
 #include <algorithm>
@@ -28,16 +28,6 @@ DType promoted(std::span<const Type* const> in) {
     DType d = in[0]->dtype;
     for (const Type* t : in) d = promote(d, t->dtype);
     return d;
-}
-
-NDArray transposed(const NDArray& a) {
-    return a.view({a.dim(1), a.dim(0)}, {a.strides()[1], a.strides()[0]}, a.offset());
-}
-
-NDArray product(const NDArray& a, const NDArray& b) {
-    NDArray c = NDArray::empty(a.dtype(), {a.dim(0), b.dim(1)});
-    blas::gemm(1.0, a, b, 0.0, c);
-    return c;
 }
 
 // Writes the n x n row-major g, folded onto the lower (or upper) triangle, into out
@@ -94,7 +84,7 @@ private:
         if (n == 0) return;
         const NDArray w = in[1].astype(kDType<T>), v = in[2].astype(kDType<T>), gw = in[3].astype(kDType<T>),
                       gv = in[4].astype(kDType<T>);
-        const NDArray c = product(transposed(v), gv);  // c[m, k] = v[:, m] . gv[:, k]
+        const NDArray c = dense::matmul(dense::transposedView(v), gv);  // c[m, k] = v[:, m] . gv[:, k]
         // g = sum_n outer(v[:, n], gw[n] v[:, n] + sum_{m != n} v[:, m] c[m, n] / (w[n] - w[m]))
         //   = v M v^T with M[n, n] = gw[n], M[n, m] = c[m, n] / (w[n] - w[m]). A repeated
         // eigenvalue divides by zero, giving inf or NaN as PyTensor's does.
@@ -103,7 +93,7 @@ private:
         T* pm = m.data<T>();
         for (int64_t r = 0; r < n; ++r)
             for (int64_t k = 0; k < n; ++k) pm[r * n + k] = r == k ? pg[r] : pc[k * n + r] / (pw[r] - pw[k]);
-        const NDArray g = product(product(v, m), transposed(v));
+        const NDArray g = dense::matmul(dense::matmul(v, m), dense::transposedView(v));
         storeFolded<T>(g, stringProp("UPLO") == "L", out);
     }
 };
@@ -174,8 +164,8 @@ private:
                 pa[i * n + k] = x * pg[k];
                 pb[i * n + k] = -(x * (pg[k] * static_cast<TP>(w[k])));
             }
-        storeFolded<TP>(product(va, transposed(v)), lower, out[0]);
-        storeFolded<TP>(product(vb, transposed(v)), lower, out[1]);
+        storeFolded<TP>(dense::matmul(va, dense::transposedView(v)), lower, out[0]);
+        storeFolded<TP>(dense::matmul(vb, dense::transposedView(v)), lower, out[1]);
     }
 };
 

@@ -11,8 +11,8 @@
 // dtypes' upcast. NumPy's result has ndim(a) - ndim(b) dims, so a graph where
 // that is not 2 is refused when built, with the reason.
 #include "ops/ArrayOpUtil.h"
-#include "ops/LapackCalls.h"
 #include "ops/Linalg.h"
+#include "ops/LinalgDense.h"
 #include "ops/LinalgOp.h"
 
 #include <algorithm>
@@ -26,19 +26,6 @@ int64_t product(const Shape& s, size_t from, size_t to) {
     int64_t p = 1;
     for (size_t i = from; i < to; ++i) p *= s[i];
     return p;
-}
-
-// Solves A X = B for the n x n matrix read from `a` (row-major, contiguous, float64)
-// into `b` (n x nrhs, column-major), as numpy.linalg.solve and inv do.
-void luSolve(const double* aRowMajor, int n, double* b, int nrhs, linalg::Workspace& ws, const std::string& op) {
-    if (n == 0) return;
-    double* lu = ws.get<double>(2, static_cast<size_t>(n) * n);
-    int* piv = ws.ints(0, static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) lu[i + static_cast<size_t>(j) * n] = aRowMajor[static_cast<size_t>(i) * n + j];
-    const int info = lapack::getrf<double>(n, n, lu, n, piv);
-    if (info > 0) linalg::throwSingular(op, info, "Singular matrix");
-    lapack::getrs<double>('N', n, nrhs, lu, n, piv, b, n);
 }
 
 // Writes `values` (C order, float64) into `out` (any strides), cast to out's dtype.
@@ -77,18 +64,11 @@ public:
         s = {moved(shape)};
         d = {in[0].dtype()};
     }
-    void computeSlice(std::span<const NDArray> in, std::span<const NDArray> out, linalg::Workspace& ws) const override {
-        const std::vector<double> a = in[0].toDoubles();
-        const int n = static_cast<int>(product(in[0].shape(), static_cast<size_t>(m_ind), in[0].shape().size()));
-        // inv(a.reshape(n, n)) solves A X = I; X column-major is X^T row-major, so read it transposed.
-        double* x = ws.get<double>(1, static_cast<size_t>(n) * n);
-        for (int j = 0; j < n; ++j)
-            for (int i = 0; i < n; ++i) x[i + static_cast<size_t>(j) * n] = i == j ? 1.0 : 0.0;
-        luSolve(a.data(), n, x, n, ws, "TensorInv");
-        std::vector<double> rowMajor(static_cast<size_t>(n) * n);
-        for (int i = 0; i < n; ++i)
-            for (int j = 0; j < n; ++j) rowMajor[static_cast<size_t>(i) * n + j] = x[i + static_cast<size_t>(j) * n];
-        storeFlat(rowMajor, out[0]);
+    void computeSlice(std::span<const NDArray> in, std::span<const NDArray> out, linalg::Workspace&) const override {
+        const int64_t n = product(in[0].shape(), static_cast<size_t>(m_ind), in[0].shape().size());
+        // inv(a.reshape(n, n)), by solving A X = I as NumPy does; X in C order is the result.
+        const NDArray a = NDArray::fromVector(DType::Float64, {n, n}, in[0].toDoubles());
+        storeFlat(dense::solve(a, dense::identity(n), "TensorInv").toDoubles(), out[0]);
     }
 
 private:
@@ -141,14 +121,15 @@ public:
         s = {x};
         d = {promote(in[0].dtype(), in[1].dtype())};
     }
-    void computeSlice(std::span<const NDArray> in, std::span<const NDArray> out, linalg::Workspace& ws) const override {
+    void computeSlice(std::span<const NDArray> in, std::span<const NDArray> out, linalg::Workspace&) const override {
         const NDArray& a = in[0];
         const Shape shape = reordered(a.shape());
         const std::vector<int> perm = permutation(a.ndim());
         const NDArray moved = a.view(shape, permuted(a.strides(), perm), a.offset());
-        std::vector<double> x = in[1].toDoubles();
-        luSolve(moved.toDoubles().data(), static_cast<int>(x.size()), x.data(), 1, ws, "TensorSolve");
-        storeFlat(x, out[0]);
+        const int64_t n = in[1].size();
+        const NDArray matrix = NDArray::fromVector(DType::Float64, {n, n}, moved.toDoubles());
+        const NDArray rhs = NDArray::fromVector(DType::Float64, {n, 1}, in[1].toDoubles());
+        storeFlat(dense::solve(matrix, rhs, "TensorSolve").toDoubles(), out[0]);
     }
 
 private:
