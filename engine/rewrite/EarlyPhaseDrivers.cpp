@@ -24,14 +24,15 @@ std::unique_ptr<GraphPass> makeShapeDriver() {
 std::unique_ptr<GraphPass> makeUselessDriver() {
     return driver("useless", {"fast_run", "fast_compile", "useless"},
                   {&localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
-                   &localUselessElemwise(), &localUselessAlloc(), &localRemoveUselessAssert(), &localViewOp(),
+                   &localUselessElemwise(), &localUselessAlloc(), &localUselessFill(), &localRemoveUselessAssert(), &localViewOp(),
                    &shapeIOfStaticDim(), &localSubtensorMakeVector()});
 }
 
 std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
     return driver("canonicalize", {"fast_run", "fast_compile", "canonicalize"},
                   {&constantFolding(), &localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
-                   &localUselessElemwise(), &localUselessAlloc(), &localViewOp(), &shapeOfStaticShape(), &shapeIOfStaticDim(),
+                   &localUselessElemwise(), &localUselessAlloc(), &localUselessFill(), &localFillSink(), &localViewOp(),
+                   &shapeOfStaticShape(), &shapeIOfStaticDim(),
                    &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localDimshuffleLift(), &localAddCanonizer(),
                    &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localUpcastElemwiseConstantInputs(),
                    &localExpm1(), &localNegToMul()});
@@ -43,16 +44,26 @@ std::unique_ptr<GraphPass> makeStabilizeDriver() {
     return driver("stabilize", {"fast_run", "stabilize"},
                   {&constantFolding(), &localExpm1(), &localLog1p(), &logSigmToSoftplus(), &log1mSigmToSoftplus(), &local1mSigmoid(),
                    &localLog1pPlusminusExp(), &localLogsoftmax(), &localLogSumExp(), &localLogAddExp(), &logdiffexpToLog1mexpdiff(),
-                   &localLogErfc(), &localUselessElemwise(),
+                   &localLogErfc(), &localUselessElemwise(), &localFillToAlloc(),
                    &localDimshuffleLift()});
+}
+
+// PyTensor's local_fill_to_alloc and local_elemwise_alloc (positions 1.51 and 1.52, after
+// stabilize, whose patterns want the fills' canonical form): the fills that stay become
+// Allocs of their shape reference's shape, and Allocs other operands make unnecessary go.
+std::unique_ptr<GraphPass> makeFillToAllocDriver() {
+    return driver("local_fill_to_alloc", {"fast_run"}, {&localUselessFill(), &localFillToAlloc()});
+}
+std::unique_ptr<GraphPass> makeElemwiseAllocDriver() {
+    return driver("local_elemwise_alloc", {"fast_run"}, {&localElemwiseAlloc()});
 }
 
 std::unique_ptr<GraphPass> makeSpecializeDriver() {
     return driver("specialize", {"fast_run", "specialize"},
                   {&constantFolding(), &localPowSpecialize(), &localPowToNestedSquaring(), &localMulSpecialize(), &localMulSwitchSink(), &localAddRemoveZeros(),
                    &localExpm1(), &localLog1p(), &localLogSumExp(), &localLogAddExp(), &localLogErfc(), &local1mSigmoid(),
-                   &localUselessElemwise(), &localUselessSpecifyShape(), &localUselessUnbroadcast(),
-                   &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
+                   &localUselessElemwise(), &localFillToAlloc(), &localElemwiseAlloc(), &localUselessSpecifyShape(),
+                   &localUselessUnbroadcast(), &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &localTrackShapeI(), &localSubtensorMakeVector(), &localReplaceAdvancedSubtensor(), &localAdvancedIncSubtensorToAdvancedIncSubtensor1()});
 }
 

@@ -32,6 +32,7 @@ Pipeline Pipeline::fastRun() {
                                         makeScanInnerRewrites(InnerRewriteStage::Early)),  // last: steps merged too
                1);  // what the merge makes one can cancel (x * s / s once both s are the same node)
     p.addPhase("stabilize", passList(makeStabilizeDriver()));
+    p.addPhase("fill_to_alloc", passList(makeFillToAllocDriver(), makeElemwiseAllocDriver()));
     p.addPhase("scan_pushout", passList(std::make_unique<EquilibriumDriver>(
         "scan_pushout", std::vector<std::string>{"fast_run", "scan"},
         std::vector<const NodeRewrite*>{&scanRemoveUnusedInputs(), &scanPushOutNonSeq(), &scanPushOutSeq()})));
@@ -64,6 +65,7 @@ Pipeline Pipeline::innerGraph() {
     p.addPhase("merge", passList(makeMergePass()));
     p.addPhase("canonicalize", passList(makeCanonicalizeDriver(), makeMergePass()), 1);
     p.addPhase("stabilize", passList(makeStabilizeDriver()));  // loop bodies are compiled in FAST_RUN too
+    p.addPhase("fill_to_alloc", passList(makeFillToAllocDriver(), makeElemwiseAllocDriver()));
     p.addPhase("fusion", passList(makeElemwiseFusion(), makeCareduceFusionDriver(),
                                   makeScanInnerRewrites(InnerRewriteStage::Late)));  // nested loops
     return p;

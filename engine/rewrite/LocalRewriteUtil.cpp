@@ -113,8 +113,10 @@ Variable* asInt64Scalar(Rewriter& rw, Variable* dim) {
     return castTo(rw, t, DType::Int64);
 }
 
-Variable* fillLike(Rewriter& rw, const NDArray& value, Variable* like) {
-    std::vector<Variable*> ins{rw.constant(value)};
+Variable* fillLike(Rewriter& rw, const NDArray& value, Variable* like) { return allocLike(rw, rw.constant(value), like); }
+
+Variable* allocLike(Rewriter& rw, Variable* value, Variable* like) {
+    std::vector<Variable*> ins{value};
     const Type& t = like->type();
     for (int d = 0; d < t.ndim(); ++d) {
         if (t.shape[d] != kUnknownDim) ins.push_back(rw.constant(scalarArray(DType::Int64, t.shape[d])));

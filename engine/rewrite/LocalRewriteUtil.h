@@ -40,6 +40,8 @@ Variable* asInt64Scalar(Rewriter& rw, Variable* dim);
 /// An array of `dtype` holding `value` with the static shape of `like` where known and
 /// Shape_i(like, d) elsewhere (PyTensor's alloc_like / broadcast_like); `like` must be a tensor.
 Variable* fillLike(Rewriter& rw, const NDArray& value, Variable* like);
+/// Alloc(value, the dims of `like`) as fillLike builds them: `value` broadcast to like's shape.
+Variable* allocLike(Rewriter& rw, Variable* value, Variable* like);
 
 /// Type-only twin of makeElemwiseOf: the output type, or nullopt when the op rejects the inputs.
 std::optional<Type> elemwiseTypeOf(ScalarOpCode code, const std::vector<Type>& inputs,

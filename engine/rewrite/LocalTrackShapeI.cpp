@@ -8,15 +8,19 @@
 //   Shape_i{0}(x[1:])                  -> maximum(Shape_i{0}(x) - 1, 0)
 //   Shape_i{0}(Scan's sit_sot trace)   -> Shape_i{0}(its outer buffer)
 //   Shape_i{0}(Scan's nit_sot output)  -> its rows input
+//   Shape_i{0}(exp(x) * 2)             -> Shape_i{0}(x)   (an Elemwise dim with one
+//                                                         source, rw::dimSources)
 // The dim becomes a 0-d int64 tensor (a constant, a Cast{int64} of the input, or the
 // few int64 scalar ops of a slice's length, which constant folding then reduces).
-// Not tracked through Elemwise (an unknown dim may broadcast at run time) nor Assert
+// Not tracked through an Elemwise dim that several operands may fix (any of them may
+// be 1 at run time and broadcast), nor Assert
 // (the Shape_i could then outlive the only reader of the assertion), nor the rows of
 // a while loop's outputs (the steps that ran, known only after the loop).
 #include "ops/DimShuffle.h"
 #include "ops/ScanOp.h"
 #include "ops/Shape.h"
 #include "ops/Subtensor.h"
+#include "rewrite/DimSources.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
 
@@ -143,6 +147,21 @@ public:
             const char* why = p->op().kind() == OpKind::Scan ? trackScanOutput(*p, y->outputIndex(), i, *m)
                                                              : trackSubtensorOutput(*p, i, *m);
             if (why) return MatchResult::fail(why);
+            break;
+        }
+        case OpKind::Elemwise: {
+            // The broadcast of the operands' lengths: one source is that length.
+            const Variable* ys[] = {y};
+            auto sources = rw::dimSources(ys, i);
+            if (!sources || sources->size() != 1 || !sources->front().var)
+                return MatchResult::fail("more than one operand may fix this dim");
+            const rw::DimSource& s = sources->front();
+            // The sources are the graph's own variables; the match names them for apply().
+            if (s.axis < 0) m->dim = const_cast<Variable*>(s.var);
+            else {
+                m->shapeOf = const_cast<Variable*>(s.var);
+                m->axis = static_cast<int>(s.axis);
+            }
             break;
         }
         default: return MatchResult::fail(options, [&] { return std::string(p->label() + " does not fix the shape by its inputs"); });

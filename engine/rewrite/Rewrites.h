@@ -33,6 +33,18 @@ const NodeRewrite& localUselessSlice();
 const NodeRewrite& localUselessElemwise();
 const NodeRewrite& localUselessAlloc();
 const NodeRewrite& localRemoveUselessAssert();
+/// Fills (Second; docs/rewrites/fill.md): local_useless_fill: fill(s, v) -> v where s
+/// provably does not stretch v (useless, canonicalize, and the pass after stabilize).
+const NodeRewrite& localUselessFill();
+/// local_fill_sink: f(fill(a, b), c) -> fill(a, f(b, c)), the fill dropped where f's
+/// other operands already give the shape (canonicalize).
+const NodeRewrite& localFillSink();
+/// local_fill_to_alloc: fill(s, v) -> Alloc(v, shape of s) where v provably broadcasts
+/// into s (stabilize, specialize, and the pass after stabilize).
+const NodeRewrite& localFillToAlloc();
+/// local_elemwise_alloc: f(Alloc(x, dims), y) -> f(x, y) where y provably gives the
+/// Alloc's shape (the pass after local_fill_to_alloc).
+const NodeRewrite& localElemwiseAlloc();
 /// local_view_op: ViewOp(x) (ZeroGrad, GradScale, ...) -> x.
 const NodeRewrite& localViewOp();
 /// Stabilize phase (local_expm1 also in canonicalize and specialize, local_log1p in specialize).
@@ -80,6 +92,10 @@ std::unique_ptr<GraphPass> makeShapeDriver();
 std::unique_ptr<GraphPass> makeUselessDriver();
 std::unique_ptr<GraphPass> makeCanonicalizeDriver();
 std::unique_ptr<GraphPass> makeStabilizeDriver();
+/// local_fill_to_alloc (with local_useless_fill) and local_elemwise_alloc, each its own
+/// pass after stabilize.
+std::unique_ptr<GraphPass> makeFillToAllocDriver();
+std::unique_ptr<GraphPass> makeElemwiseAllocDriver();
 std::unique_ptr<GraphPass> makeSpecializeDriver();
 std::unique_ptr<GraphPass> makeUncanonicalizeDriver();
 

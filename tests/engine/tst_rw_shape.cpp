@@ -80,6 +80,18 @@ const std::map<QString, GraphFn>& graphs() {
              Var x = b.input("x", DType::Float64, {kUnknownDim});
              return b.finish({shapeI(exp(x), 0)});
          }},
+        {"shape_i of elemwise with a broadcast operand", [] {
+             GraphBuilder b;
+             Var x = b.input("x", DType::Float64, {kUnknownDim, 3});
+             Var c = b.input("c", DType::Float64, {1, 3});
+             return b.finish({shapeI(x * c, 0)});
+         }},
+        {"shape_i of elemwise of two unknown", [] {
+             GraphBuilder b;
+             Var x = b.input("x", DType::Float64, {kUnknownDim});
+             Var y = b.input("y", DType::Float64, {kUnknownDim});
+             return b.finish({shapeI(x * y, 0)});
+         }},
     };
     return m;
 }
@@ -120,7 +132,11 @@ private slots:
         QTest::newRow("track: not a None dim") << "shape_i of specify_shape None" << "local_track_shape_i" << "Shape_i" << 1 << 0;
         QTest::newRow("track: transpose maps the axis") << "shape_i of transpose" << "local_track_shape_i" << "DimShuffle" << 0 << 1;
         QTest::newRow("track: unbroadcast") << "shape_i of unbroadcast" << "local_track_shape_i" << "Unbroadcast" << 0 << 1;
-        QTest::newRow("track: not through elemwise") << "shape_i of elemwise" << "local_track_shape_i" << "Shape_i" << 1 << 0;
+        QTest::newRow("track: elemwise of one operand") << "shape_i of elemwise" << "local_track_shape_i" << "Elemwise" << 0 << 1;
+        QTest::newRow("track: elemwise, the other operand statically 1") << "shape_i of elemwise with a broadcast operand"
+                                                                         << "local_track_shape_i" << "Elemwise" << 0 << 1;
+        QTest::newRow("track: not an elemwise dim two operands may fix") << "shape_i of elemwise of two unknown"
+                                                                         << "local_track_shape_i" << "Elemwise" << 1 << 0;
         QTest::newRow("track: not an unknown input dim") << "shape_i unknown dim" << "local_track_shape_i" << "Shape_i" << 1 << 0;
     }
 
