@@ -44,7 +44,7 @@ std::unique_ptr<GraphPass> makeStabilizeDriver() {
     return driver("stabilize", {"fast_run", "stabilize"},
                   {&constantFolding(), &localExpm1(), &localLog1p(), &logSigmToSoftplus(), &log1mSigmToSoftplus(), &local1mSigmoid(),
                    &localLog1pPlusminusExp(), &localLogsoftmax(), &localLogSumExp(), &localLogAddExp(), &logdiffexpToLog1mexpdiff(),
-                   &localLogErfc(), &localUselessElemwise(), &localFillToAlloc(),
+                   &localLogErfc(), &localGradLogErfcNeg(), &localUselessElemwise(), &localFillToAlloc(),
                    &localDimshuffleLift()});
 }
 
@@ -61,7 +61,7 @@ std::unique_ptr<GraphPass> makeElemwiseAllocDriver() {
 std::unique_ptr<GraphPass> makeSpecializeDriver() {
     return driver("specialize", {"fast_run", "specialize"},
                   {&constantFolding(), &localPowSpecialize(), &localPowToNestedSquaring(), &localMulSpecialize(), &localMulSwitchSink(), &localAddRemoveZeros(),
-                   &localExpm1(), &localLog1p(), &localLogSumExp(), &localLogAddExp(), &localLogErfc(), &local1mSigmoid(),
+                   &localExpm1(), &localLog1p(), &localLogSumExp(), &localLogAddExp(), &localLogErfc(), &localGradLogErfcNeg(), &local1mSigmoid(),
                    &localUselessElemwise(), &localFillToAlloc(), &localElemwiseAlloc(), &localUselessSpecifyShape(),
                    &localUselessUnbroadcast(), &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &localTrackShapeI(), &localSubtensorMakeVector(), &localReplaceAdvancedSubtensor(), &localAdvancedIncSubtensorToAdvancedIncSubtensor1()});

@@ -26,8 +26,8 @@ public:
     std::vector<OpKind> rootKinds() const override { return {OpKind::Elemwise}; }
 
     MatchResult match(const Node& node, const RewriteOptions&) const override {
-        if (!rw::plainElemwiseCode(node) || node.numInputs() < 2)
-            return MatchResult::fail("not a plain Elemwise of two or more operands");
+        if (!rw::plainElemwiseCode(node) || node.numInputs() < 2 || node.numOutputs() != 1)
+            return MatchResult::fail("not a plain one-output Elemwise of two or more operands");
         const int rank = node.output(0)->type().ndim();
         auto m = std::make_unique<ElemwiseAllocMatch>();
         std::vector<bool> gone(static_cast<size_t>(node.numInputs()), false);
@@ -49,10 +49,8 @@ public:
         }
         if (m->dropped.empty()) return MatchResult::fail("no operand is an Alloc the others make unnecessary");
         try {
-            const std::vector<Type> outs = node.op().inferTypes(types);
-            for (int k = 0; k < node.numOutputs(); ++k)
-                if (!rw::compatibleTypes(outs.at(static_cast<size_t>(k)), node.output(k)->type()))
-                    return MatchResult::fail("without the Alloc the result's type would change");
+            if (!rw::compatibleTypes(node.op().inferTypes(types).at(0), node.output(0)->type()))
+                return MatchResult::fail("without the Alloc the result's type would change");
         } catch (const OpTypeError&) {
             return MatchResult::fail("the operands without the Alloc do not type-check");
         }
@@ -65,8 +63,7 @@ public:
         for (int i : m.dropped)
             ins[static_cast<size_t>(i)] = rw::expandLeft(rewriter, ins[static_cast<size_t>(i)]->owner()->input(0),
                                                          node.output(0)->type().ndim());
-        Node* rebuilt = rewriter.create(node.opPtr(), std::move(ins));
-        for (int k = 0; k < node.numOutputs(); ++k) rewriter.replace(node.output(k), rebuilt->output(k));
+        rewriter.replace(node.output(0), rewriter.create(node.opPtr(), std::move(ins))->output(0));
     }
 };
 

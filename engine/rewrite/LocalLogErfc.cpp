@@ -5,6 +5,7 @@
 // erfc(x) is about to underflow: log(erfc(80)) is log(0) = -inf, the asymptote -6404.95.
 // The log(erfc(x)) kept under the switch is what this rewrite builds, so it does not
 // match again (PyTensor marks its node with a tag for the same purpose).
+#include "rewrite/ErfcAsymptote.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
 
@@ -21,15 +22,6 @@ struct LogErfcMatch : RewriteMatch {
     Variable* x = nullptr;
 };
 
-// Whether `log` is already the kept branch of the guard this rewrite builds.
-bool guarded(const Variable& log, const Variable& x) {
-    for (const Client& c : log.clients()) {
-        if (!c.node || c.index != 1 || rw::plainElemwiseCode(*c.node) != C::Switch) continue;
-        if (const Node* lt = rw::elemwiseOwner(*c.node->input(0), C::Lt); lt && lt->input(0) == &x) return true;
-    }
-    return false;
-}
-
 class LocalLogErfc final : public NodeRewrite {
 public:
     std::string_view name() const override { return "local_log_erfc"; }
@@ -43,7 +35,7 @@ public:
         const Type& out = node.output(0)->type();
         if (!isFloat(out.dtype) || e->input(0)->type().dtype != out.dtype || !(e->input(0)->type() == out))
             return MatchResult::fail("x is not a float of the log's type");
-        if (guarded(*node.output(0), *e->input(0))) return MatchResult::fail("already guarded by the asymptote");
+        if (rw::isGuardedByAsymptote(*node.output(0), *e->input(0))) return MatchResult::fail("already guarded by the asymptote");
         auto m = std::make_unique<LogErfcMatch>();
         m->erfc = e->output(0);
         m->x = e->input(0);
@@ -57,11 +49,7 @@ public:
         auto op = [&](C code, std::vector<Variable*> ins) { return rw::makeElemwiseOf(rewriter, code, std::move(ins)); };
         Variable* x = m.x;
         Variable* x2 = op(C::Mul, {x, x});
-        Variable* x4 = op(C::Mul, {x2, x2});
-        Variable* x6 = op(C::Mul, {x4, x2});
-        Variable* series = op(C::Sub, {op(C::Add, {op(C::Sub, {c(1.0), op(C::TrueDiv, {c(1.0), op(C::Mul, {c(2.0), x2})})}),
-                                                   op(C::TrueDiv, {c(3.0), op(C::Mul, {c(4.0), x4})})}),
-                                      op(C::TrueDiv, {c(15.0), op(C::Mul, {c(8.0), x6})})});
+        Variable* series = rw::erfcAsymptoticSeries(rewriter, x2, dt);
         Variable* asymptote = op(C::Add, {op(C::Sub, {op(C::Sub, {op(C::Neg, {x2}), op(C::Log, {x})}), c(0.5 * std::log(M_PI))}),
                                           op(C::Log, {series})});
         const double threshold = dt == DType::Float32 ? 10.0541949 : 26.641747557;

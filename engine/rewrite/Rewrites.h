@@ -68,6 +68,8 @@ const NodeRewrite& localLogAddExp();
 const NodeRewrite& logdiffexpToLog1mexpdiff();
 /// local_log_erfc: log(erfc(x)) -> its asymptote where erfc(x) underflows.
 const NodeRewrite& localLogErfc();
+/// local_grad_log_erfc_neg: [y *] exp(-x^2) / erfc(x) -> [y *] switch(x < t, it, its asymptote).
+const NodeRewrite& localGradLogErfcNeg();
 /// Canonicalize phase.
 const NodeRewrite& localDimshuffleLift();
 const NodeRewrite& localAddCanonizer();
