@@ -48,19 +48,23 @@ std::optional<std::vector<DimSource>> dimSources(std::span<const Variable* const
             continue;
         }
         const Node* p = v.owner();
-        const OpKind kind = p ? p->op().kind() : OpKind::Elemwise;
-        if (p && kind == OpKind::Elemwise) {
+        if (!p) {  // a graph input or constant
+            out.push_back(s);
+            continue;
+        }
+        const OpKind kind = p->op().kind();
+        if (kind == OpKind::Elemwise) {
             bool sameRank = true;
             for (const Variable* in : p->inputs()) sameRank = sameRank && isTensor(*in) && in->type().ndim() == v.type().ndim();
             if (sameRank) {
                 for (const Variable* in : p->inputs()) todo.push_back({in, s.axis});
                 continue;
             }
-        } else if (p && kind == OpKind::DimShuffle) {
+        } else if (kind == OpKind::DimShuffle) {
             const int from = static_cast<const DimShuffleOp&>(p->op()).newOrder()[static_cast<size_t>(s.axis)];
             if (from >= 0) todo.push_back({p->input(0), from});
             continue;  // a new axis has length 1
-        } else if (p && kind == OpKind::Alloc && p->numInputs() == 1 + v.type().ndim()) {
+        } else if (kind == OpKind::Alloc && p->numInputs() == 1 + v.type().ndim()) {
             todo.push_back({p->input(1 + static_cast<int>(s.axis)), -1});
             continue;
         }
