@@ -1,11 +1,30 @@
 #include "core/StreamStore.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <emmintrin.h>
 
 namespace tl {
+
+namespace {
+
+std::atomic<bool>& streamsOutputs() {
+    static std::atomic<bool> on = [] {
+        if (const char* env = std::getenv("TL_STREAM_OUTPUTS")) return std::strcmp(env, "0") != 0;
+        __builtin_cpu_init();  // may run while static objects are constructed
+        return __builtin_cpu_is("intel") != 0;
+    }();
+    return on;
+}
+
+} // namespace
+
+bool streamsLargeOutputs() { return streamsOutputs().load(std::memory_order_relaxed); }
+
+bool setStreamsLargeOutputs(bool on) { return streamsOutputs().exchange(on); }
 
 void streamBytes(void* dst, const void* src, size_t bytes) {
     auto* d = static_cast<std::byte*>(dst);

@@ -1,7 +1,7 @@
 #pragma once
 // The float arithmetic block loops, compiled once per x86 instruction set: add, sub,
 // mul, true_div, maximum, minimum, neg, abs, sqr and the comparisons on float32 and
-// float64, and the fused pairs of ops/FusedArithmetic.h. The engine is built for baseline x86-64, where these loops
+// float64, the fused pairs of ops/FusedArithmetic.h, and the float sum folds. The engine is built for baseline x86-64, where these loops
 // vectorise to 2 doubles per instruction; next to 8-lane SLEEF calls they were a
 // tenth of 2*exp(x) + tanh(y) - x*y's time on an AVX-512 machine. Each of these ops
 // gives the same value at any width (IEEE rounding per element, no FMA
@@ -29,6 +29,16 @@ inline constexpr int kNumUnary = 3;
 enum class Compare : int { Eq, Neq, Lt, Le, Gt, Ge };
 inline constexpr int kNumCompare = 6;
 
+/// The float sum folds of ops/ReduceFold.h (FoldKernels::all and ::allProducts for add):
+/// *acc += m[0] + ... + m[n-1], or the products a[j] * b[j] each rounded as a mul
+/// would round it, in kSumLanes lanes (lane l adds elements l, l + kSumLanes, ...;
+/// then the accumulator takes lane 0, 1, ... in order, then the tail one by one).
+/// The lanes and the order are the code's, not the vector width's: every
+/// instruction set gives the same bits.
+using SumFn = void (*)(void* acc, const void* m, int64_t n);
+using SumProductsFn = void (*)(void* acc, const void* a, const void* b, int64_t n);
+inline constexpr int kSumLanes = 8;
+
 /// One instruction set's loops; index 0 is float32, 1 float64.
 struct Table {
     BlockFn unary[kNumUnary][2] = {};
@@ -36,6 +46,8 @@ struct Table {
     BlockFn compare[kNumCompare][2] = {};
     /// outer(inner(a, b), c) when innerFirst (index 1), else outer(c, inner(a, b)).
     BlockFn fused[kNumFusable][kNumFusable][2][2] = {};
+    SumFn sumAll[2] = {};
+    SumProductsFn sumAllProducts[2] = {};
 };
 
 /// Fills `t`; each is defined in a unit compiled for its instruction set and may be

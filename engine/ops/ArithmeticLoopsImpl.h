@@ -104,6 +104,32 @@ void fusedLoop(const BlockInstr& in, void* const* s, int64_t n) {
     for (int64_t i = 0; i < n; ++i) o[i] = one(i);
 }
 
+// Sum folds (Table::sumAll, sumAllProducts): lanes start at +0, add's identity.
+template <typename T> void sumAll(void* accp, const void* mp, int64_t n) {
+    const T* __restrict m = static_cast<const T*>(mp);
+    T lanes[kSumLanes] = {};
+    int64_t i = 0;
+    for (; i + kSumLanes <= n; i += kSumLanes)
+        for (int l = 0; l < kSumLanes; ++l) lanes[l] = lanes[l] + m[i + l];
+    T r = *static_cast<T*>(accp);
+    for (int l = 0; l < kSumLanes; ++l) r = r + lanes[l];
+    for (; i < n; ++i) r = r + m[i];
+    *static_cast<T*>(accp) = r;
+}
+
+template <typename T> void sumAllProducts(void* accp, const void* ap, const void* bp, int64_t n) {
+    const T* __restrict a = static_cast<const T*>(ap);
+    const T* __restrict b = static_cast<const T*>(bp);
+    T lanes[kSumLanes] = {};
+    int64_t i = 0;
+    for (; i + kSumLanes <= n; i += kSumLanes)
+        for (int l = 0; l < kSumLanes; ++l) lanes[l] = lanes[l] + a[i + l] * b[i + l];
+    T r = *static_cast<T*>(accp);
+    for (int l = 0; l < kSumLanes; ++l) r = r + lanes[l];
+    for (; i < n; ++i) r = r + a[i] * b[i];
+    *static_cast<T*>(accp) = r;
+}
+
 template <class Op> void setUnary(Table& t, Unary op) {
     t.unary[static_cast<int>(op)][0] = &unaryLoop<Op, float>;
     t.unary[static_cast<int>(op)][1] = &unaryLoop<Op, double>;
@@ -152,6 +178,10 @@ void fillTable(Table& t) {
     setFusedWith<Add>(t, Binary::Add);
     setFusedWith<Sub>(t, Binary::Sub);
     setFusedWith<Mul>(t, Binary::Mul);
+    t.sumAll[0] = &sumAll<float>;
+    t.sumAll[1] = &sumAll<double>;
+    t.sumAllProducts[0] = &sumAllProducts<float>;
+    t.sumAllProducts[1] = &sumAllProducts<double>;
 }
 
 } // namespace

@@ -211,9 +211,10 @@ void runContiguousElementwise(const ScalarProgram& prog, std::span<const std::by
     bool streamed[kMaxContiguousOperands] = {};
     int numStaged = 0;
     bool anyStreamed = false;
+    const bool streams = streamsLargeOutputs();
     for (size_t o = 0; o < nout; ++o) {
         outSize[o] = static_cast<int64_t>(dtypeSize(prog.outputDType(static_cast<int>(o))));
-        streamed[o] = static_cast<size_t>(total * outSize[o]) >= kStreamedOutputBytes;
+        streamed[o] = streams && static_cast<size_t>(total * outSize[o]) >= kStreamedOutputBytes;
         anyStreamed = anyStreamed || streamed[o];
         numStaged += aliased[o] || streamed[o] ? 1 : 0;
     }

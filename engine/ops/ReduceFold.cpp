@@ -1,5 +1,7 @@
 #include "ops/ReduceFold.h"
 
+#include "ops/ArithmeticLoops.h"
+
 #include <limits>
 #include <type_traits>
 
@@ -45,7 +47,7 @@ template <typename Op, typename T> void foldInto(void* accp, const void* mp, int
 }
 
 template <typename Op, typename T> void foldAll(void* accp, const void* mp, int64_t n) {
-    constexpr int kLanes = 8;
+    constexpr int kLanes = arith::kSumLanes;  // the lanes of the float sums
     const T* __restrict m = static_cast<const T*>(mp);
     T lanes[kLanes];
     for (T& l : lanes) l = identity<Op, T>();
@@ -55,22 +57,6 @@ template <typename Op, typename T> void foldAll(void* accp, const void* mp, int6
     T r = *static_cast<T*>(accp);
     for (T l : lanes) r = Op::apply(r, l);
     for (; i < n; ++i) r = Op::apply(r, m[i]);
-    *static_cast<T*>(accp) = r;
-}
-
-// foldAll over m[i] = a[i] * b[i] without storing m: the same lanes and order.
-template <typename Op, typename T> void foldAllProducts(void* accp, const void* ap, const void* bp, int64_t n) {
-    constexpr int kLanes = 8;
-    const T* __restrict a = static_cast<const T*>(ap);
-    const T* __restrict b = static_cast<const T*>(bp);
-    T lanes[kLanes];
-    for (T& l : lanes) l = identity<Op, T>();
-    int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes)
-        for (int l = 0; l < kLanes; ++l) lanes[l] = Op::apply(lanes[l], scalar_fn::mul(a[i + l], b[i + l]));
-    T r = *static_cast<T*>(accp);
-    for (T l : lanes) r = Op::apply(r, l);
-    for (; i < n; ++i) r = Op::apply(r, scalar_fn::mul(a[i], b[i]));
     *static_cast<T*>(accp) = r;
 }
 
@@ -84,8 +70,13 @@ template <typename Op, bool BitOp> FoldKernels pick(DType d) {
     return dispatchDType(d, [](auto t) -> FoldKernels {
         using T = decltype(t);
         if constexpr (BitOp && std::is_floating_point_v<T>) return {};
-        else if constexpr (std::is_same_v<Op, OpAdd> && std::is_floating_point_v<T>)
-            return {&foldInto<Op, T>, &foldAll<Op, T>, &foldAllProducts<Op, T>, &fill<Op, T>};
+        else if constexpr (std::is_same_v<Op, OpAdd> && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+            // Float sums at the CPU's widest vectors (ops/ArithmeticLoops.h), the same
+            // lanes as foldAll's, so the same bits as at any other width.
+            const int d = std::is_same_v<T, double> ? 1 : 0;
+            return {&foldInto<Op, T>, arith::table().sumAll[d], arith::table().sumAllProducts[d], &fill<Op, T>};
+        } else if constexpr (std::is_same_v<Op, OpAdd> && std::is_floating_point_v<T>)
+            return {&foldInto<Op, T>, &foldAll<Op, T>, nullptr, &fill<Op, T>};
         else return {&foldInto<Op, T>, &foldAll<Op, T>, nullptr, &fill<Op, T>};
     });
 }

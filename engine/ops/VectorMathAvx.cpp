@@ -15,12 +15,14 @@ struct D4 {
     static constexpr int W = 4;
     static __m256d load(const double* p) { return _mm256_loadu_pd(p); }
     static void store(double* p, __m256d v) { _mm256_storeu_pd(p, v); }
+    template <class M> static bool allLanes(M m) { return _mm256_movemask_pd((__m256d)m) == 0xF; }
 };
 struct F8 {
     using T = float;
     static constexpr int W = 8;
     static __m256 load(const float* p) { return _mm256_loadu_ps(p); }
     static void store(float* p, __m256 v) { _mm256_storeu_ps(p, v); }
+    template <class M> static bool allLanes(M m) { return _mm256_movemask_ps((__m256)m) == 0xFF; }
 };
 
 __m256d sqrtD4(__m256d x) { return _mm256_sqrt_pd(x); }

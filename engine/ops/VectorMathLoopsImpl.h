@@ -1,6 +1,6 @@
 #pragma once
 // The loop templates shared by VectorMathAvx.cpp and VectorMathSse2.cpp: each
-// includes this after defining its vector traits (V, T, W, load, store), so the
+// includes this after defining its vector traits (T, W, load, store, allLanes), so the
 // same loops are compiled once per instruction set. Plain loops only: no standard
 // library templates, which could otherwise be merged across the two units.
 #include "ops/VectorMathLoops.h"
@@ -40,6 +40,20 @@ template <typename T, class V> inline auto bandLanes(V x, T lo, T hi, T absMin) 
     const V ax = x < T(0) ? -x : x;  // NaN stays NaN and fails every compare
     return (x >= lo) & (x <= hi) & (ax >= absMin);
 }
+// The same for a band known at compile time, without the tests that band makes
+// redundant (exp's has no lower end on |x|, tanh's is symmetric). The compiler
+// cannot drop them itself: it does not know that NaN, the one value such a test
+// alone would reject, fails the others too.
+template <typename T, ArgumentBand<T> B, class V> inline auto bandLanes(V x) {
+    if constexpr (B.absMin == T(0)) {
+        return (x >= B.lo) & (x <= B.hi);
+    } else if constexpr (B.lo == -B.hi) {
+        const V ax = x < T(0) ? -x : x;
+        return (ax >= B.absMin) & (ax <= B.hi);
+    } else {
+        return bandLanes<T>(x, B.lo, B.hi, B.absMin);
+    }
+}
 
 // Asks for the line kPrefetchBytes past `p` (a vector's worth of one input), once per
 // vector: a SLEEF loop over a block then requests the next block's lines one at a
@@ -62,8 +76,10 @@ template <class Mask> inline bool allLanes(Mask ok, int w) {
 template <class Tr> bool allArgumentsTrusted(const typename Tr::T* a, int64_t n, const ArgumentBand<typename Tr::T>& band);
 
 // F over a. Returns whether every argument lay in E's argumentBand, tested on the
-// vectors while they are in registers (a second pass would load them again);
-// false when E has no such band, and then the caller tests the results.
+// vectors while they are in registers (a second pass would load them again) and
+// before the call, folded into a bool: SLEEF's calls clobber every vector register,
+// and a lane mask or the argument kept across the call would be stored and loaded
+// again per vector. False when E has no such band, and then the caller tests the results.
 template <class Tr, auto F, Fn E> bool loop1(const typename Tr::T* a, typename Tr::T* out, int64_t n) {
     using T = typename Tr::T;
     constexpr ArgumentBand<T> band = argumentBand<T>(E);
@@ -76,17 +92,15 @@ template <class Tr, auto F, Fn E> bool loop1(const typename Tr::T* a, typename T
         lastVector<Tr>(F, a, out, i, n);
         return false;
     } else {
-        using V = decltype(Tr::load(a));
-        decltype(bandLanes<T>(V{}, band.lo, band.hi, band.absMin)) ok = {};
-        ok = ~ok;
+        bool inBand = true;
         for (; i + Tr::W <= n; i += Tr::W) {
             prefetchAhead(a + i);
-            const V x = Tr::load(a + i);
+            const auto x = Tr::load(a + i);
+            inBand &= Tr::allLanes(bandLanes<T, band>(x));
             Tr::store(out + i, F(x));
-            ok &= bandLanes<T>(x, band.lo, band.hi, band.absMin);
         }
         lastVector<Tr>(F, a, out, i, n);
-        return allLanes(ok, Tr::W) && (i >= n || allArgumentsTrusted<Tr>(a + i, n - i, band));
+        return inBand && (i >= n || allArgumentsTrusted<Tr>(a + i, n - i, band));
     }
 }
 
@@ -125,25 +139,23 @@ unsigned pairLoop(VF fa, const ArgumentBand<typename Tr::T>& ba, const typename 
                   const ArgumentBand<typename Tr::T>& bb, const typename Tr::T* b, typename Tr::T* ob, int64_t n) {
     using T = typename Tr::T;
     using V = decltype(Tr::load(a));
-    decltype(bandLanes<T>(V{}, T(0), T(0), T(0))) okA = {}, okB = {};
-    okA = ~okA;
-    okB = ~okB;
+    bool inA = ba.known, inB = bb.known;  // as loop1's: tested before the calls
     int64_t i = 0;
     for (; i + Tr::W <= n; i += Tr::W) {
         prefetchAhead(a + i);
         prefetchAhead(b + i);
         const V va = Tr::load(a + i), vb = Tr::load(b + i);
+        inA &= Tr::allLanes(bandLanes<T>(va, ba.lo, ba.hi, ba.absMin));
+        inB &= Tr::allLanes(bandLanes<T>(vb, bb.lo, bb.hi, bb.absMin));
         const auto x = fa(va);
         const auto y = fb(vb);
         Tr::store(oa + i, x);
         Tr::store(ob + i, y);
-        okA &= bandLanes<T>(va, ba.lo, ba.hi, ba.absMin);
-        okB &= bandLanes<T>(vb, bb.lo, bb.hi, bb.absMin);
     }
     lastVector<Tr>(fa, a, oa, i, n);
     lastVector<Tr>(fb, b, ob, i, n);
-    const bool trustedA = ba.known && allLanes(okA, Tr::W) && (i >= n || allArgumentsTrusted<Tr>(a + i, n - i, ba));
-    const bool trustedB = bb.known && allLanes(okB, Tr::W) && (i >= n || allArgumentsTrusted<Tr>(b + i, n - i, bb));
+    const bool trustedA = inA && (i >= n || allArgumentsTrusted<Tr>(a + i, n - i, ba));
+    const bool trustedB = inB && (i >= n || allArgumentsTrusted<Tr>(b + i, n - i, bb));
     return (trustedA ? 1u : 0u) | (trustedB ? 2u : 0u);
 }
 

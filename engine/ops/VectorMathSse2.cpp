@@ -14,12 +14,14 @@ struct D2 {
     static constexpr int W = 2;
     static __m128d load(const double* p) { return _mm_loadu_pd(p); }
     static void store(double* p, __m128d v) { _mm_storeu_pd(p, v); }
+    template <class M> static bool allLanes(M m) { return _mm_movemask_pd((__m128d)m) == 0x3; }
 };
 struct F4 {
     using T = float;
     static constexpr int W = 4;
     static __m128 load(const float* p) { return _mm_loadu_ps(p); }
     static void store(float* p, __m128 v) { _mm_storeu_ps(p, v); }
+    template <class M> static bool allLanes(M m) { return _mm_movemask_ps((__m128)m) == 0xF; }
 };
 
 __m128d sqrtD2(__m128d x) { return _mm_sqrt_pd(x); }

@@ -1,6 +1,6 @@
 // The float arithmetic loops compiled per instruction set (ops/ArithmeticLoops.h):
 // every table this CPU runs gives, for add, sub, mul, true_div, maximum, minimum,
-// neg, abs, sqr, the comparisons and every fused pair,
+// neg, abs, sqr, the comparisons, every fused pair and the float sum folds,
 // the values of the same operations written out per element (bit for bit, NaN
 // payloads aside), at every length (whole vectors and tails, a full block) and on
 // special values (zeros of both signs, infinities, NaN, subnormals, the largest
@@ -10,6 +10,7 @@
 
 #include "ops/ArithmeticLoops.h"
 #include "ops/FusedArithmetic.h"
+#include "ops/ReduceFold.h"
 #include "ops/ScalarOps.h"
 #include "ops/ScalarKernels.h"
 #include "ops/VectorMath.h"
@@ -156,6 +157,41 @@ template <typename T> void checkTable(const arith::Table& table, const std::stri
             }
 }
 
+// Values whose sum depends on the order it is added in: magnitudes 1e-8 to 1e8.
+template <typename T> std::vector<T> spreadValues(int64_t n, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::uniform_int_distribution<int> e(-8, 8);
+    std::vector<T> v(static_cast<size_t>(n));
+    for (T& x : v) x = static_cast<T>(u(rng) * std::pow(10.0, e(rng)));
+    return v;
+}
+
+// The sum folds, written out: kSumLanes lanes from +0, into the accumulator in lane
+// order, then the tail.
+template <typename T> T referenceSum(T acc, const std::vector<T>& a, const std::vector<T>* b) {
+    T lanes[arith::kSumLanes] = {};
+    size_t i = 0;
+    for (; i + arith::kSumLanes <= a.size(); i += arith::kSumLanes)
+        for (int l = 0; l < arith::kSumLanes; ++l) lanes[l] = scalar_fn::add(lanes[l], b ? scalar_fn::mul(a[i + l], (*b)[i + l]) : a[i + l]);
+    for (T l : lanes) acc = scalar_fn::add(acc, l);
+    for (; i < a.size(); ++i) acc = scalar_fn::add(acc, b ? scalar_fn::mul(a[i], (*b)[i]) : a[i]);
+    return acc;
+}
+
+template <typename T> void checkSums(const arith::Table& table, const std::string& isa, int64_t n, bool specials) {
+    const int d = std::is_same_v<T, double> ? 1 : 0;
+    const std::vector<T> a = specials ? values<T>(n, 11) : spreadValues<T>(n, 11);
+    const std::vector<T> b = specials ? values<T>(n, 12) : spreadValues<T>(n, 12);
+    const T start = T(0.375);
+    T sum = start, products = start;
+    table.sumAll[d](&sum, a.data(), n);
+    table.sumAllProducts[d](&products, a.data(), b.data(), n);
+    const QString where = QString("%1, %2, n = %3").arg(QString::fromStdString(isa), sizeof(T) == 8 ? "float64" : "float32").arg(n);
+    QVERIFY2(sameValue(sum, referenceSum<T>(start, a, nullptr)), qPrintable("sum: " + where));
+    QVERIFY2(sameValue(products, referenceSum<T>(start, a, &b)), qPrintable("sum of products: " + where));
+}
+
 } // namespace
 
 class TestArithmeticLoops : public QObject {
@@ -171,6 +207,26 @@ private slots:
             }
         }
         QVERIFY(!arith::tableFor("neon"));
+    }
+
+    // The float sum folds give the written-out lanes' bits at every width and length:
+    // a reduction gives the same sum whichever instruction set ran it.
+    void everyTableGivesTheSameSums() {
+        for (const std::string& isa : vectorIsas()) {
+            const arith::Table* table = arith::tableFor(isa);
+            QVERIFY2(table, isa.c_str());
+            for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{7}, int64_t{8}, int64_t{17}, int64_t{63}, kBlockSize - 1, kBlockSize})
+                for (bool specials : {false, true}) {
+                    checkSums<double>(*table, isa, n, specials);
+                    checkSums<float>(*table, isa, n, specials);
+                }
+        }
+        // Reductions fold float sums with the widest table's loops; other folds stay generic.
+        const arith::Table& widest = arith::table();
+        QVERIFY(reduceFoldKernels(ScalarOpCode::Add, DType::Float64).all == widest.sumAll[1]);
+        QVERIFY(reduceFoldKernels(ScalarOpCode::Add, DType::Float32).allProducts == widest.sumAllProducts[0]);
+        QVERIFY(reduceFoldKernels(ScalarOpCode::Add, DType::Int64).allProducts == nullptr);
+        QVERIFY(reduceFoldKernels(ScalarOpCode::Mul, DType::Float64).all != widest.sumAll[1]);
     }
 
     // Programs get the widest table's loops, for plain ops and fused pairs alike.

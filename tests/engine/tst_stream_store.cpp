@@ -1,7 +1,7 @@
 // Large results written past the caches (core/StreamStore.h): the copy is exact for
 // any alignment and length; an elementwise kernel whose output reaches
-// kStreamedOutputBytes gives the bits it gives below that size, on one thread and
-// on several, also when the output is an input's own buffer (inplace); large
+// kStreamedOutputBytes gives the bits it gives below that size, streamed or not, on
+// one thread and on several, also when the output is an input's own buffer (inplace); large
 // arrays start on a page.
 #include "TestSuites.h"
 #include "TestSupport.h"
@@ -61,26 +61,33 @@ private slots:
                 }
     }
 
+    // Streamed (as on Intel CPUs) and stored directly (elsewhere), whichever this CPU does.
     void largeOutputsAreTheSameBits() {
         const int64_t n = static_cast<int64_t>(kStreamedOutputBytes / 8) + 12'345;  // past the size, with a tail
         NDArray x = NDArray::empty(DType::Float64, {n});
         for (int64_t i = 0; i < n; ++i) x.data<double>()[i] = -4.0 + 8.0 * static_cast<double>(i % 4099) / 4099.0;
         const NDArray small = fused(x, 100'000);
-        for (int threads : {1, 2}) {
-            test::ThreadCount scope(threads);
-            const NDArray whole = fused(x, n);
-            QVERIFY(std::memcmp(whole.data<double>(), small.data<double>(), static_cast<size_t>(n) * 8) == 0);
+        const bool previous = streamsLargeOutputs();
+        for (bool stream : {true, false}) {
+            setStreamsLargeOutputs(stream);
+            for (int threads : {1, 2}) {
+                test::ThreadCount scope(threads);
+                const NDArray whole = fused(x, n);
+                QVERIFY2(std::memcmp(whole.data<double>(), small.data<double>(), static_cast<size_t>(n) * 8) == 0,
+                         stream ? "streamed" : "stored directly");
+            }
+            // Inplace: the output is the input's own buffer.
+            GraphBuilder b;
+            Var i0 = b.placeholder(Type::scalar(DType::Float64));
+            OpPtr op = makeCompositeElemwise(*b.finish({2 * exp(i0) + tanh(i0)}), InplacePattern{{0, 0}});
+            NDArray y = x.copy();
+            std::vector<NDArray> outs(1);
+            const NDArray ins[] = {y};
+            op->perform(ins, outs);
+            QCOMPARE(outs[0].rawData(), y.rawData());
+            QVERIFY(std::memcmp(y.data<double>(), small.data<double>(), static_cast<size_t>(n) * 8) == 0);
         }
-        // Inplace: the output is the input's own buffer.
-        GraphBuilder b;
-        Var i0 = b.placeholder(Type::scalar(DType::Float64));
-        OpPtr op = makeCompositeElemwise(*b.finish({2 * exp(i0) + tanh(i0)}), InplacePattern{{0, 0}});
-        NDArray y = x.copy();
-        std::vector<NDArray> outs(1);
-        const NDArray ins[] = {y};
-        op->perform(ins, outs);
-        QCOMPARE(outs[0].rawData(), y.rawData());
-        QVERIFY(std::memcmp(y.data<double>(), small.data<double>(), static_cast<size_t>(n) * 8) == 0);
+        setStreamsLargeOutputs(previous);
     }
 
     void largeArraysStartOnAPage() {
