@@ -15,14 +15,20 @@ struct D4 {
     static constexpr int W = 4;
     static __m256d load(const double* p) { return _mm256_loadu_pd(p); }
     static void store(double* p, __m256d v) { _mm256_storeu_pd(p, v); }
-    template <class M> static bool allLanes(M m) { return _mm256_movemask_pd((__m256d)m) == 0xF; }
+    static constexpr unsigned kAllLanes = 0xF;
+    static unsigned geBits(__m256d x, double v) { return static_cast<unsigned>(_mm256_movemask_pd(_mm256_cmp_pd(x, _mm256_set1_pd(v), _CMP_GE_OQ))); }
+    static unsigned leBits(__m256d x, double v) { return static_cast<unsigned>(_mm256_movemask_pd(_mm256_cmp_pd(x, _mm256_set1_pd(v), _CMP_LE_OQ))); }
+    static __m256d abs(__m256d x) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x); }
 };
 struct F8 {
     using T = float;
     static constexpr int W = 8;
     static __m256 load(const float* p) { return _mm256_loadu_ps(p); }
     static void store(float* p, __m256 v) { _mm256_storeu_ps(p, v); }
-    template <class M> static bool allLanes(M m) { return _mm256_movemask_ps((__m256)m) == 0xFF; }
+    static constexpr unsigned kAllLanes = 0xFF;
+    static unsigned geBits(__m256 x, float v) { return static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(x, _mm256_set1_ps(v), _CMP_GE_OQ))); }
+    static unsigned leBits(__m256 x, float v) { return static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(x, _mm256_set1_ps(v), _CMP_LE_OQ))); }
+    static __m256 abs(__m256 x) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x); }
 };
 
 __m256d sqrtD4(__m256d x) { return _mm256_sqrt_pd(x); }

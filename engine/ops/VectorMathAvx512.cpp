@@ -16,7 +16,10 @@ struct D8 {
     static constexpr int W = 8;
     static __m512d load(const double* p) { return _mm512_loadu_pd(p); }
     static void store(double* p, __m512d v) { _mm512_storeu_pd(p, v); }
-    template <class M> static bool allLanes(M m) { return _mm512_test_epi64_mask((__m512i)m, (__m512i)m) == 0xFF; }
+    static constexpr unsigned kAllLanes = 0xFF;
+    static unsigned geBits(__m512d x, double v) { return _mm512_cmp_pd_mask(x, _mm512_set1_pd(v), _CMP_GE_OQ); }
+    static unsigned leBits(__m512d x, double v) { return _mm512_cmp_pd_mask(x, _mm512_set1_pd(v), _CMP_LE_OQ); }
+    static __m512d abs(__m512d x) { return _mm512_abs_pd(x); }
     static __mmask8 first(int64_t k) { return static_cast<__mmask8>((1u << k) - 1); }
     static __m512d loadTail(const double* p, int64_t k, double fill) {
         return _mm512_mask_loadu_pd(_mm512_set1_pd(fill), first(k), p);
@@ -28,7 +31,10 @@ struct F16 {
     static constexpr int W = 16;
     static __m512 load(const float* p) { return _mm512_loadu_ps(p); }
     static void store(float* p, __m512 v) { _mm512_storeu_ps(p, v); }
-    template <class M> static bool allLanes(M m) { return _mm512_test_epi32_mask((__m512i)m, (__m512i)m) == 0xFFFF; }
+    static constexpr unsigned kAllLanes = 0xFFFF;
+    static unsigned geBits(__m512 x, float v) { return _mm512_cmp_ps_mask(x, _mm512_set1_ps(v), _CMP_GE_OQ); }
+    static unsigned leBits(__m512 x, float v) { return _mm512_cmp_ps_mask(x, _mm512_set1_ps(v), _CMP_LE_OQ); }
+    static __m512 abs(__m512 x) { return _mm512_abs_ps(x); }
     static __mmask16 first(int64_t k) { return static_cast<__mmask16>((1u << k) - 1); }
     static __m512 loadTail(const float* p, int64_t k, float fill) {
         return _mm512_mask_loadu_ps(_mm512_set1_ps(fill), first(k), p);

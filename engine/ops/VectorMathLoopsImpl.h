@@ -1,8 +1,8 @@
 #pragma once
-// The loop templates shared by VectorMathAvx.cpp and VectorMathSse2.cpp: each
-// includes this after defining its vector traits (T, W, load, store, allLanes), so the
-// same loops are compiled once per instruction set. Plain loops only: no standard
-// library templates, which could otherwise be merged across the two units.
+// The loop templates shared by the VectorMath*.cpp units: each includes this after
+// defining its vector traits (T, W, load, store, kAllLanes, geBits, leBits, abs),
+// so the same loops are compiled once per instruction set. Plain loops only: no
+// standard library templates, which could otherwise be merged across the units.
 #include "ops/VectorMathLoops.h"
 
 namespace tl::vmath::detail {
@@ -40,18 +40,25 @@ template <typename T, class V> inline auto bandLanes(V x, T lo, T hi, T absMin) 
     const V ax = x < T(0) ? -x : x;  // NaN stays NaN and fails every compare
     return (x >= lo) & (x <= hi) & (ax >= absMin);
 }
-// The same for a band known at compile time, without the tests that band makes
-// redundant (exp's has no lower end on |x|, tanh's is symmetric). The compiler
-// cannot drop them itself: it does not know that NaN, the one value such a test
-// alone would reject, fails the others too.
-template <typename T, ArgumentBand<T> B, class V> inline auto bandLanes(V x) {
+// The lanes of x inside `band`, one bit per lane (Tr::kAllLanes when all are): the
+// traits' compares give bits, not lane masks, so a loop keeps them in a general
+// register, which SLEEF's calls preserve, where a lane mask would be stored and
+// loaded around every call. With `Known`, a band known at compile time, the tests
+// that band makes redundant are left out (exp's has no lower end on |x|, tanh's
+// is symmetric); the compiler cannot drop them itself, as it does not know that
+// NaN, the one value such a test alone would reject, fails the others too.
+template <class Tr, class V> inline unsigned bandBits(V x, const ArgumentBand<typename Tr::T>& b) {
+    return Tr::geBits(x, b.lo) & Tr::leBits(x, b.hi) & Tr::geBits(Tr::abs(x), b.absMin);
+}
+template <class Tr, ArgumentBand<typename Tr::T> B, class V> inline unsigned bandBits(V x) {
+    using T = typename Tr::T;
     if constexpr (B.absMin == T(0)) {
-        return (x >= B.lo) & (x <= B.hi);
+        return Tr::geBits(x, B.lo) & Tr::leBits(x, B.hi);
     } else if constexpr (B.lo == -B.hi) {
-        const V ax = x < T(0) ? -x : x;
-        return (ax >= B.absMin) & (ax <= B.hi);
+        const V ax = Tr::abs(x);
+        return Tr::geBits(ax, B.absMin) & Tr::leBits(ax, B.hi);
     } else {
-        return bandLanes<T>(x, B.lo, B.hi, B.absMin);
+        return bandBits<Tr>(x, B);
     }
 }
 
@@ -77,9 +84,8 @@ template <class Tr> bool allArgumentsTrusted(const typename Tr::T* a, int64_t n,
 
 // F over a. Returns whether every argument lay in E's argumentBand, tested on the
 // vectors while they are in registers (a second pass would load them again) and
-// before the call, folded into a bool: SLEEF's calls clobber every vector register,
-// and a lane mask or the argument kept across the call would be stored and loaded
-// again per vector. False when E has no such band, and then the caller tests the results.
+// before the call (bandBits); false when E has no such band, and then the caller
+// tests the results.
 template <class Tr, auto F, Fn E> bool loop1(const typename Tr::T* a, typename Tr::T* out, int64_t n) {
     using T = typename Tr::T;
     constexpr ArgumentBand<T> band = argumentBand<T>(E);
@@ -92,15 +98,15 @@ template <class Tr, auto F, Fn E> bool loop1(const typename Tr::T* a, typename T
         lastVector<Tr>(F, a, out, i, n);
         return false;
     } else {
-        bool inBand = true;
+        unsigned inBand = Tr::kAllLanes;
         for (; i + Tr::W <= n; i += Tr::W) {
             prefetchAhead(a + i);
             const auto x = Tr::load(a + i);
-            inBand &= Tr::allLanes(bandLanes<T, band>(x));
+            inBand &= bandBits<Tr, band>(x);
             Tr::store(out + i, F(x));
         }
         lastVector<Tr>(F, a, out, i, n);
-        return inBand && (i >= n || allArgumentsTrusted<Tr>(a + i, n - i, band));
+        return inBand == Tr::kAllLanes && (i >= n || allArgumentsTrusted<Tr>(a + i, n - i, band));
     }
 }
 
@@ -137,16 +143,15 @@ void loop2(const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out
 template <class Tr, class VF>
 unsigned pairLoop(VF fa, const ArgumentBand<typename Tr::T>& ba, const typename Tr::T* a, typename Tr::T* oa, VF fb,
                   const ArgumentBand<typename Tr::T>& bb, const typename Tr::T* b, typename Tr::T* ob, int64_t n) {
-    using T = typename Tr::T;
     using V = decltype(Tr::load(a));
-    bool inA = ba.known, inB = bb.known;  // as loop1's: tested before the calls
+    unsigned inA = Tr::kAllLanes, inB = Tr::kAllLanes;  // as loop1's: tested before the calls
     int64_t i = 0;
     for (; i + Tr::W <= n; i += Tr::W) {
         prefetchAhead(a + i);
         prefetchAhead(b + i);
         const V va = Tr::load(a + i), vb = Tr::load(b + i);
-        inA &= Tr::allLanes(bandLanes<T>(va, ba.lo, ba.hi, ba.absMin));
-        inB &= Tr::allLanes(bandLanes<T>(vb, bb.lo, bb.hi, bb.absMin));
+        inA &= bandBits<Tr>(va, ba);
+        inB &= bandBits<Tr>(vb, bb);
         const auto x = fa(va);
         const auto y = fb(vb);
         Tr::store(oa + i, x);
@@ -154,8 +159,8 @@ unsigned pairLoop(VF fa, const ArgumentBand<typename Tr::T>& ba, const typename 
     }
     lastVector<Tr>(fa, a, oa, i, n);
     lastVector<Tr>(fb, b, ob, i, n);
-    const bool trustedA = inA && (i >= n || allArgumentsTrusted<Tr>(a + i, n - i, ba));
-    const bool trustedB = inB && (i >= n || allArgumentsTrusted<Tr>(b + i, n - i, bb));
+    const bool trustedA = ba.known && inA == Tr::kAllLanes && (i >= n || allArgumentsTrusted<Tr>(a + i, n - i, ba));
+    const bool trustedB = bb.known && inB == Tr::kAllLanes && (i >= n || allArgumentsTrusted<Tr>(b + i, n - i, bb));
     return (trustedA ? 1u : 0u) | (trustedB ? 2u : 0u);
 }
 

@@ -14,14 +14,20 @@ struct D2 {
     static constexpr int W = 2;
     static __m128d load(const double* p) { return _mm_loadu_pd(p); }
     static void store(double* p, __m128d v) { _mm_storeu_pd(p, v); }
-    template <class M> static bool allLanes(M m) { return _mm_movemask_pd((__m128d)m) == 0x3; }
+    static constexpr unsigned kAllLanes = 0x3;
+    static unsigned geBits(__m128d x, double v) { return static_cast<unsigned>(_mm_movemask_pd(_mm_cmpge_pd(x, _mm_set1_pd(v)))); }
+    static unsigned leBits(__m128d x, double v) { return static_cast<unsigned>(_mm_movemask_pd(_mm_cmple_pd(x, _mm_set1_pd(v)))); }
+    static __m128d abs(__m128d x) { return _mm_andnot_pd(_mm_set1_pd(-0.0), x); }
 };
 struct F4 {
     using T = float;
     static constexpr int W = 4;
     static __m128 load(const float* p) { return _mm_loadu_ps(p); }
     static void store(float* p, __m128 v) { _mm_storeu_ps(p, v); }
-    template <class M> static bool allLanes(M m) { return _mm_movemask_ps((__m128)m) == 0xF; }
+    static constexpr unsigned kAllLanes = 0xF;
+    static unsigned geBits(__m128 x, float v) { return static_cast<unsigned>(_mm_movemask_ps(_mm_cmpge_ps(x, _mm_set1_ps(v)))); }
+    static unsigned leBits(__m128 x, float v) { return static_cast<unsigned>(_mm_movemask_ps(_mm_cmple_ps(x, _mm_set1_ps(v)))); }
+    static __m128 abs(__m128 x) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), x); }
 };
 
 __m128d sqrtD2(__m128d x) { return _mm_sqrt_pd(x); }
