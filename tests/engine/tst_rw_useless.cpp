@@ -149,6 +149,16 @@ const std::map<QString, GraphFn>& graphs() {
              Var x = in(b, "x", {kUnknownDim});
              return b.finish({alloc(x, {shapeI(x, 0)}) * 2.0});
          }},
+        {"alloc of a length read through an elemwise", [] {
+             GraphBuilder b;
+             Var x = in(b, "x", {kUnknownDim, 2});
+             return b.finish({alloc(x, {shapeI(exp(x) * 2.0, 0), 2}) * 2.0});
+         }},
+        {"alloc of another input's length", [] {
+             GraphBuilder b;
+             Var x = in(b, "x", {kUnknownDim});
+             return b.finish({alloc(x, {shapeI(in(b, "y", {kUnknownDim}), 0)}) * 2.0});
+         }},
         {"alloc that may stretch", [] {
              GraphBuilder b;
              return b.finish({alloc(in(b, "x", {kUnknownDim}), {4}) * 2.0});
@@ -221,6 +231,8 @@ private slots:
         QTest::newRow("elemwise: not add(x, y)") << "add of two" << ew << "Elemwise" << 1 << 0;
         QTest::newRow("alloc: of its static shape") << "alloc of its static shape" << al << "Alloc" << 0 << 1;
         QTest::newRow("alloc: of its own Shape_i") << "alloc of its own shape" << al << "Alloc" << 0 << 1;
+        QTest::newRow("alloc: of a length read through an Elemwise") << "alloc of a length read through an elemwise" << al << "Alloc" << 0 << 1;
+        QTest::newRow("alloc: not of another input's length") << "alloc of another input's length" << al << "Alloc" << 1 << 0;
         QTest::newRow("alloc: not when a ? dim may stretch") << "alloc that may stretch" << al << "Alloc" << 1 << 0;
         QTest::newRow("alloc: not when it adds a dim") << "alloc adding a dim" << al << "Alloc" << 1 << 0;
         const QString as = "local_remove_useless_assert";
