@@ -9,6 +9,7 @@
 // NaN a commutative op passes on may differ), so the widest set the CPU has is used,
 // whatever TL_VMATH_ISA chose for SLEEF.
 #include "ops/ScalarKernels.h"
+#include "ops/SumLanes.h"
 
 #include <string_view>
 
@@ -31,13 +32,10 @@ inline constexpr int kNumCompare = 6;
 
 /// The float sum folds of ops/ReduceFold.h (FoldKernels::all and ::allProducts for add):
 /// *acc += m[0] + ... + m[n-1], or the products a[j] * b[j] each rounded as a mul
-/// would round it, in kSumLanes lanes (lane l adds elements l, l + kSumLanes, ...;
-/// then the accumulator takes lane 0, 1, ... in order, then the tail one by one).
-/// The lanes and the order are the code's, not the vector width's: every
-/// instruction set gives the same bits.
+/// would round it, in the lanes and order of ops/SumLanes.h.
 using SumFn = void (*)(void* acc, const void* m, int64_t n);
 using SumProductsFn = void (*)(void* acc, const void* a, const void* b, int64_t n);
-inline constexpr int kSumLanes = 8;
+using tl::kSumLanes;
 
 /// One instruction set's loops; index 0 is float32, 1 float64.
 struct Table {

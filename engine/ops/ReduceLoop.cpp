@@ -24,6 +24,17 @@ namespace {
 // partial results (possibly on several threads) and then the partials in order.
 constexpr int64_t kReduceChunk = int64_t{1} << 16;
 
+// vmath::foldProductOfCall on blocks of the accumulator dtype (float32 or float64).
+bool foldProductOfCall(vmath::Fn f, DType acc, const std::array<const void*, 2>& ops, std::byte* accRow, int64_t n) {
+    if (acc == DType::Float64)
+        return vmath::foldProductOfCall(f, static_cast<const double*>(ops[0]), static_cast<const double*>(ops[1]),
+                                        reinterpret_cast<double*>(accRow), n);
+    if (acc == DType::Float32)
+        return vmath::foldProductOfCall(f, static_cast<const float*>(ops[0]), static_cast<const float*>(ops[1]),
+                                        reinterpret_cast<float*>(accRow), n);
+    return false;
+}
+
 struct Dim {
     int64_t size;
     bool reduced;
@@ -150,7 +161,14 @@ void runReduction(const ReducePlan& plan, std::span<const NDArray> inputs, const
             void* accBlock = scratch.block(k + 1);
             const void* m = src[0];
             if (plan.map && foldsProducts && innerReduced) {
-                // sum(f(x) * y): the fold multiplies as it adds; the products are never stored.
+                // sum(f(x) * y): the fold multiplies as it adds; the products are never
+                // stored, nor f's values when f is the vectorised call just before the
+                // product. A block with lanes SLEEF is not trusted with (an argument
+                // past exp's band) is computed the two-pass way, which fixes those lanes.
+                if (const std::optional<vmath::Fn> call = plan.map->productCall()) {
+                    const auto ops = plan.map->runBlockToProductCall(*ws, src, n);
+                    if (foldProductOfCall(*call, plan.accDType, ops, accRow, n)) return;
+                }
                 const auto factors = plan.map->runBlockToProduct(*ws, src, n);
                 fold.allProducts(accRow, factors[0], factors[1], n);
                 return;

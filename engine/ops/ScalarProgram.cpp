@@ -59,6 +59,15 @@ std::array<const void*, 2> ScalarProgram::runBlockToProduct(ProgramWorkspace& ws
     return {slots[mul.src[0]], slots[mul.src[1]]};
 }
 
+std::array<const void*, 2> ScalarProgram::runBlockToProductCall(ProgramWorkspace& ws, const void* const* inputs,
+                                                                int64_t n) const {
+    void** slots = ws.m_slots.data();
+    for (size_t i = 0; i < m_inputSlot.size(); ++i) slots[m_inputSlot[i]] = const_cast<void*>(inputs[i]);
+    slots[m_outputSlot[0]] = nullptr;  // the product is never stored
+    for (size_t k = 0; k + 2 < m_code.size(); ++k) m_code[k].fn(m_code[k], slots, n);
+    return {slots[m_productCallArgSlot], slots[m_productOtherSlot]};
+}
+
 // ---- compilation ----------------------------------------------------------
 
 ScalarProgram::ScalarProgram() {

@@ -8,10 +8,12 @@
 #include "core/NDArray.h"
 #include "ops/ConstantBlocks.h"
 #include "ops/ScalarKernels.h"
+#include "ops/VectorMath.h"
 
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -82,6 +84,14 @@ public:
     /// For such a program: runs every instruction but that mul and returns its two
     /// factors' blocks (n elements each), so a fold can multiply as it adds.
     std::array<const void*, 2> runBlockToProduct(ProgramWorkspace& ws, const void* const* inputs, int64_t n) const;
+    /// For a program ending in a product whose one factor is a vectorised call of its
+    /// own (not paired with another, read by nothing else) computed just before it,
+    /// as in sum(exp(x) * y): the function.
+    std::optional<vmath::Fn> productCall() const { return m_productCall; }
+    /// For such a program: runs every instruction but the call and the product and
+    /// returns the call's argument block and the other factor's (n elements each), so
+    /// a fold can call, multiply and add in one loop (vmath::foldProductOfCall).
+    std::array<const void*, 2> runBlockToProductCall(ProgramWorkspace& ws, const void* const* inputs, int64_t n) const;
 
     /// Convenience for whole arrays of equal shape, contiguous or not (tests,
     /// constant folding): returns one new array per output.
@@ -98,6 +108,8 @@ private:
     std::vector<std::shared_ptr<const ConstantBlock>> m_constants;  // shared with equal constants elsewhere
     int m_numRegisters = 0;
     bool m_endsInProduct = false;
+    std::optional<vmath::Fn> m_productCall;
+    int32_t m_productCallArgSlot = -1, m_productOtherSlot = -1;
     uint64_t m_id = 0;  // unique per compiled program (never reused, unlike addresses)
 };
 

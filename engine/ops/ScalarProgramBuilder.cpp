@@ -203,6 +203,18 @@ void ProgramBuilder::markFinalProduct() {
     if (m_p.m_outputSlot.size() != 1 || m_p.m_code.empty()) return;
     const size_t last = m_p.m_code.size() - 1;
     m_p.m_endsInProduct = m_arith[last] == ScalarOpCode::Mul && m_p.m_code[last].dst == m_p.m_outputSlot[0];
+    if (!m_p.m_endsInProduct || last == 0) return;
+    // The call just before the product, unpaired (pairVectorCalls reset the code of a
+    // paired one), into a temporary only the product reads (it is read nowhere else:
+    // nothing runs between them), and not both factors (exp(x) * exp(x)).
+    const BlockInstr& call = m_p.m_code[last - 1];
+    const BlockInstr& mul = m_p.m_code[last];
+    const std::optional<vmath::Fn> fn = m_vectorCall[last - 1];
+    if (!fn || call.dst2 != -1 || m_p.m_slots[static_cast<size_t>(call.dst)].kind != ScalarProgram::SlotKind::Temp) return;
+    if (mul.src[0] == mul.src[1] || (mul.src[0] != call.dst && mul.src[1] != call.dst)) return;
+    m_p.m_productCall = fn;
+    m_p.m_productCallArgSlot = call.src[0];
+    m_p.m_productOtherSlot = mul.src[0] == call.dst ? mul.src[1] : mul.src[0];
 }
 
 void ProgramBuilder::allocateRegisters() {

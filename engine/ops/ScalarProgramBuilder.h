@@ -49,7 +49,8 @@ public:
     /// earlier unpaired one whose position its argument is already computed at.
     void pairVectorCalls();
 
-    /// Sets endsInProduct: one output, written by the last instruction, an unpaired float mul.
+    /// Sets endsInProduct: one output, written by the last instruction, an unpaired float
+    /// mul; and productCall when one factor is a call of its own just before it.
     void markFinalProduct();
 
     /// Linear-scan register allocation over the temporaries. A destination (both of a

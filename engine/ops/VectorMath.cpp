@@ -301,6 +301,17 @@ void apply2(Fn f, const float* a, const float* b, float* out, int64_t n) {
     else apply2Scalar(f, a, b, out, n);
 }
 
+bool foldProductOfCall(Fn f, const double* a, const double* b, double* acc, int64_t n) {
+    if (!g_vectorised.load(std::memory_order_relaxed) || !isPrimitive(f)) return false;
+    const detail::ProductD fold = table().productD[static_cast<int>(f)];
+    return fold && fold(a, b, acc, n);
+}
+bool foldProductOfCall(Fn f, const float* a, const float* b, float* acc, int64_t n) {
+    if (!g_vectorised.load(std::memory_order_relaxed) || !isPrimitive(f)) return false;
+    const detail::ProductF fold = table().productF[static_cast<int>(f)];
+    return fold && fold(a, b, acc, n);
+}
+
 void applyScalar(Fn f, const double* a, double* out, int64_t n) {
     for (int64_t i = 0; i < n; ++i) out[i] = reference1(f, a[i]);
 }

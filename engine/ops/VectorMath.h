@@ -49,6 +49,17 @@ void applyPair(Fn fa, const float* a, float* outA, Fn fb, const float* b, float*
 void apply2(Fn f, const double* a, const double* b, double* out, int64_t n);
 void apply2(Fn f, const float* a, const float* b, float* out, int64_t n);
 
+/// *acc += the sum of f(a[i]) * b[i] for i < n, f primitive (isPrimitive), added in
+/// the lanes and order of ops/SumLanes.h, without storing f's values: the same bits
+/// as apply() into an array and then the float sum fold of the products (a
+/// reduction's map that ends in a call times a factor, sum(exp(x) * y)). Returns
+/// false, *acc untouched, when a lane's argument or result lies outside what SLEEF
+/// is trusted with (those lanes need the C library: compute the two-pass way), when
+/// the functions are switched to the C library, or for a width that does not divide
+/// kSumLanes.
+bool foldProductOfCall(Fn f, const double* a, const double* b, double* acc, int64_t n);
+bool foldProductOfCall(Fn f, const float* a, const float* b, float* acc, int64_t n);
+
 /// The same functions computed element by element with the C library (the
 /// reference the vectorised ones are tested against, and the fallback).
 void applyScalar(Fn f, const double* a, double* out, int64_t n);

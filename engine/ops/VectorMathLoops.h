@@ -55,6 +55,10 @@ using LoopD = bool (*)(const double* a, double* out, int64_t n);
 using LoopF = bool (*)(const float* a, float* out, int64_t n);
 using Loop2D = void (*)(const double* a, const double* b, double* out, int64_t n);
 using Loop2F = void (*)(const float* a, const float* b, float* out, int64_t n);
+/// A product fold (ops/VectorMath.h foldProductOfCall) returns whether every lane was
+/// trusted (then it added to *acc; else *acc is untouched).
+using ProductD = bool (*)(const double* a, const double* b, double* acc, int64_t n);
+using ProductF = bool (*)(const float* a, const float* b, float* acc, int64_t n);
 /// A pair loop returns the same per function: bit 0 for fa, bit 1 for fb.
 using PairD = unsigned (*)(Fn fa, const double* a, double* outA, Fn fb, const double* b, double* outB, int64_t n);
 using PairF = unsigned (*)(Fn fa, const float* a, float* outA, Fn fb, const float* b, float* outB, int64_t n);
@@ -67,6 +71,10 @@ struct LoopTable {
     LoopF f[kNumFns] = {};
     Loop2D d2[kNumFns] = {};
     Loop2F f2[kNumFns] = {};
+    /// The primitive unary functions' product folds; null where the width does not
+    /// divide kSumLanes (16 floats).
+    ProductD productD[kNumFns] = {};
+    ProductF productF[kNumFns] = {};
     /// Two primitive unary functions (isPrimitive, not sqrt) over two arrays in one loop.
     PairD pairD = nullptr;
     PairF pairF = nullptr;

@@ -261,12 +261,16 @@ bool allTrusted2(const typename Tr::T* a, const typename Tr::T* b, const typenam
 
 } // namespace tl::vmath::detail
 
+#include "ops/VectorMathProductImpl.h"
+
 // Fills table `t` of one instruction set: D, F its double and float vector traits,
 // DS, FS SLEEF's width suffixes (d4, f8), SQRT_D, SQRT_F the hardware square roots.
 // Expects namespace-scope arrays g_vecD, g_vecF of the unit (the pair loops' functions).
 #define TL_VM_SET_UNARY(e, name, acc, D, F, DS, FS)                          \
     t.d[static_cast<int>(Fn::e)] = &loop1<D, Sleef_##name##DS##_##acc, Fn::e>; \
     t.f[static_cast<int>(Fn::e)] = &loop1<F, Sleef_##name##FS##_##acc, Fn::e>; \
+    t.productD[static_cast<int>(Fn::e)] = productFoldOrNull<D, Sleef_##name##DS##_##acc, Fn::e>(); \
+    t.productF[static_cast<int>(Fn::e)] = productFoldOrNull<F, Sleef_##name##FS##_##acc, Fn::e>(); \
     g_vecD[static_cast<int>(Fn::e)] = &Sleef_##name##DS##_##acc;             \
     g_vecF[static_cast<int>(Fn::e)] = &Sleef_##name##FS##_##acc;
 #define TL_VM_SET_BINARY(e, name, acc, D, F, DS, FS)                         \
@@ -277,6 +281,8 @@ bool allTrusted2(const typename Tr::T* a, const typename Tr::T* b, const typenam
     TL_VM_BINARY(TL_VM_SET_BINARY, D, F, DS, FS)                             \
     t.d[static_cast<int>(Fn::Sqrt)] = &loop1<D, SQRT_D, Fn::Sqrt>;           \
     t.f[static_cast<int>(Fn::Sqrt)] = &loop1<F, SQRT_F, Fn::Sqrt>;           \
+    t.productD[static_cast<int>(Fn::Sqrt)] = productFoldOrNull<D, SQRT_D, Fn::Sqrt>(); \
+    t.productF[static_cast<int>(Fn::Sqrt)] = productFoldOrNull<F, SQRT_F, Fn::Sqrt>(); \
     t.pairD = &pairByFn<D, g_vecD>;                                          \
     t.pairF = &pairByFn<F, g_vecF>;                                          \
     t.trustedD = &allTrusted<D>;                                             \
