@@ -1,13 +1,14 @@
 #pragma once
 // The float arithmetic block loops, compiled once per x86 instruction set: add, sub,
 // mul, true_div, maximum, minimum, neg, abs, sqr and the comparisons on float32 and
-// float64, the fused pairs of ops/FusedArithmetic.h, and the float sum folds. The engine is built for baseline x86-64, where these loops
-// vectorise to 2 doubles per instruction; next to 8-lane SLEEF calls they were a
-// tenth of 2*exp(x) + tanh(y) - x*y's time on an AVX-512 machine. Each of these ops
-// gives the same value at any width (IEEE rounding per element, no FMA
-// contraction: the units are compiled with -ffp-contract=off; only which operand's
-// NaN a commutative op passes on may differ), so the widest set the CPU has is used,
-// whatever TL_VMATH_ISA chose for SLEEF.
+// float64, the fused pairs of ops/FusedArithmetic.h, and the float sum folds. The
+// engine is built for baseline x86-64, where these loops vectorise to 2 doubles per
+// instruction; next to 8-lane SLEEF calls they were a tenth of
+// 2*exp(x) + tanh(y) - x*y's time on an AVX-512 machine. Each of these ops gives
+// the same value at any width (IEEE rounding per element, no FMA contraction: the
+// units are compiled with -ffp-contract=off; only which operand's NaN a commutative
+// op passes on may differ), so the widest set the CPU has is used, whatever
+// TL_VMATH_ISA chose for SLEEF.
 #include "ops/ScalarKernels.h"
 #include "ops/SumLanes.h"
 

@@ -43,10 +43,10 @@ template <typename T, class V> inline auto bandLanes(V x, T lo, T hi, T absMin) 
 // The lanes of x inside `band`, one bit per lane (Tr::kAllLanes when all are): the
 // traits' compares give bits, not lane masks, so a loop keeps them in a general
 // register, which SLEEF's calls preserve, where a lane mask would be stored and
-// loaded around every call. With `Known`, a band known at compile time, the tests
-// that band makes redundant are left out (exp's has no lower end on |x|, tanh's
-// is symmetric); the compiler cannot drop them itself, as it does not know that
-// NaN, the one value such a test alone would reject, fails the others too.
+// loaded around every call. The second form takes a band known at compile time (B)
+// and leaves out the tests it makes redundant (exp's has no lower end on |x|,
+// tanh's is symmetric); the compiler cannot drop them itself, as it does not know
+// that NaN, the one value such a test alone would reject, fails the others too.
 template <class Tr, class V> inline unsigned bandBits(V x, const ArgumentBand<typename Tr::T>& b) {
     return Tr::geBits(x, b.lo) & Tr::leBits(x, b.hi) & Tr::geBits(Tr::abs(x), b.absMin);
 }
