@@ -35,11 +35,6 @@ template <class Tr, class VF> inline void lastVector(VF f, const typename Tr::T*
     }
 }
 
-// Whether each lane of x lies in an argumentBand (lo, hi, absMin), as a lane mask.
-template <typename T, class V> inline auto bandLanes(V x, T lo, T hi, T absMin) {
-    const V ax = x < T(0) ? -x : x;  // NaN stays NaN and fails every compare
-    return (x >= lo) & (x <= hi) & (ax >= absMin);
-}
 // The lanes of x inside `band`, one bit per lane (Tr::kAllLanes when all are): the
 // traits' compares give bits, not lane masks, so a loop keeps them in a general
 // register, which SLEEF's calls preserve, where a lane mask would be stored and
@@ -72,12 +67,6 @@ template <class Tr, ArgumentBand<typename Tr::T> B, class V> inline unsigned ban
 inline constexpr uintptr_t kPrefetchBytes = 2048;
 template <typename T> inline void prefetchAhead(const T* p) {
     __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) + kPrefetchBytes));
-}
-
-template <class Mask> inline bool allLanes(Mask ok, int w) {
-    bool all = true;
-    for (int k = 0; k < w; ++k) all = all && ok[k] != 0;
-    return all;
 }
 
 template <class Tr> bool allArgumentsTrusted(const typename Tr::T* a, int64_t n, const ArgumentBand<typename Tr::T>& band);
@@ -174,17 +163,23 @@ unsigned pairByFn(Fn fa, const typename Tr::T* a, typename Tr::T* oa, Fn fb, con
                         b, ob, n);
 }
 
-// TrustedBand's tests on whole vectors, with GCC's vector operators on the
-// intrinsic types, so each unit compiles them for its own instruction set.
-template <typename T, class V> inline auto normalLanes(V x) {
-    using B = TrustedBand<T>;
-    const V ax = x < T(0) ? -x : x;  // NaN stays NaN and fails every compare
-    return (ax >= B::kArgMin) & (ax <= B::kArgMax);
+// TrustedBand's tests, one bit per lane from the traits' compares: a normal argument,
+// and a result whose magnitude lies in [kResultMin, kResultEnd). The product folds
+// (ops/VectorMathProductImpl.h) use the same two.
+template <class Tr, class V> inline unsigned normalBits(V x) {
+    using B = TrustedBand<typename Tr::T>;
+    const V ax = Tr::abs(x);
+    return Tr::geBits(ax, B::kArgMin) & Tr::leBits(ax, B::kArgMax);
 }
-template <typename T, class V> inline auto trustedResultLanes(V r) {
+template <class Tr, class V> inline unsigned trustedResultBits(V r) {
+    using T = typename Tr::T;
     using B = TrustedBand<T>;
-    const V ar = r < T(0) ? -r : r;
-    return (ar >= B::kResultMin) & (ar < B::kResultEnd);
+    const V ar = Tr::abs(r);
+    // |r| < kResultEnd: at most the float just below it.
+    T belowEnd;
+    if constexpr (sizeof(T) == 8) belowEnd = __builtin_nextafter(B::kResultEnd, 0.0);
+    else belowEnd = __builtin_nextafterf(B::kResultEnd, 0.0f);
+    return Tr::geBits(ar, B::kResultMin) & Tr::leBits(ar, belowEnd);
 }
 
 // Whether every lane of the vectors is trusted: one pass, the tail as one vector
@@ -195,15 +190,15 @@ bool trustedPass(const typename Tr::T* a, const typename Tr::T* b, const typenam
     using T = typename Tr::T;
     using V = decltype(Tr::load(a));
     auto lanes = [&](V va, V vb, V vr) {
-        auto ok = normalLanes<T>(va) & trustedResultLanes<T>(vr);
+        unsigned ok = normalBits<Tr>(va) & trustedResultBits<Tr>(vr);
         if constexpr (Binary) {
-            ok &= normalLanes<T>(vb);
-            if (pow) ok &= (va > T(0)) & (va != T(1));
+            ok &= normalBits<Tr>(vb);
+            // A normal base above 0 is at least the least normal; and not 1.
+            if (pow) ok &= Tr::geBits(va, TrustedBand<T>::kArgMin) & ~(Tr::geBits(va, T(1)) & Tr::leBits(va, T(1)));
         }
         return ok;
     };
-    decltype(lanes(V{}, V{}, V{})) ok = {};
-    ok = ~ok;
+    unsigned ok = Tr::kAllLanes;
     int64_t i = 0;
     for (; i + Tr::W <= n; i += Tr::W) ok &= lanes(Tr::load(a + i), Binary ? Tr::load(b + i) : V{}, Tr::load(r + i));
     if constexpr (kMaskedTails<Tr>) {
@@ -224,31 +219,26 @@ bool trustedPass(const typename Tr::T* a, const typename Tr::T* b, const typenam
         }
         ok &= lanes(Tr::load(ta), Tr::load(tb), Tr::load(tr));
     }
-    bool all = true;
-    for (int k = 0; k < Tr::W; ++k) all = all && ok[k] != 0;
-    return all;
+    return (ok & Tr::kAllLanes) == Tr::kAllLanes;
 }
 
-// The argument-only test (argumentBand): one load and three compares per vector.
+// The argument-only test (argumentBand) over a whole array.
 template <class Tr> bool allArgumentsTrusted(const typename Tr::T* a, int64_t n, const ArgumentBand<typename Tr::T>& band) {
     using T = typename Tr::T;
-    using V = decltype(Tr::load(a));
-    const T lo = band.lo, hi = band.hi, absMin = band.absMin;
-    auto lanes = [&](V x) { return bandLanes<T>(x, lo, hi, absMin); };
-    decltype(lanes(V{})) ok = {};
-    ok = ~ok;
+    const T inside = (band.lo + band.hi) / 2 + band.absMin * 2;  // pads a tail
+    unsigned ok = Tr::kAllLanes;
     int64_t i = 0;
-    for (; i + Tr::W <= n; i += Tr::W) ok &= lanes(Tr::load(a + i));
+    for (; i + Tr::W <= n; i += Tr::W) ok &= bandBits<Tr>(Tr::load(a + i), band);
     if constexpr (kMaskedTails<Tr>) {
-        if (i < n) ok &= lanes(Tr::loadTail(a + i, n - i, (lo + hi) / 2 + absMin * 2));
+        if (i < n) ok &= bandBits<Tr>(Tr::loadTail(a + i, n - i, inside), band);
     } else if (i < n && n >= Tr::W) {
-        ok &= lanes(Tr::load(a + n - Tr::W));
+        ok &= bandBits<Tr>(Tr::load(a + n - Tr::W), band);
     } else if (i < n) {
         alignas(64) T ta[Tr::W];
-        for (int k = 0; k < Tr::W; ++k) ta[k] = i + k < n ? a[i + k] : (lo + hi) / 2 + absMin * 2;
-        ok &= lanes(Tr::load(ta));
+        for (int k = 0; k < Tr::W; ++k) ta[k] = i + k < n ? a[i + k] : inside;
+        ok &= bandBits<Tr>(Tr::load(ta), band);
     }
-    return allLanes(ok, Tr::W);
+    return ok == Tr::kAllLanes;
 }
 
 template <class Tr> bool allTrusted(const typename Tr::T* a, const typename Tr::T* r, int64_t n) {

@@ -7,25 +7,6 @@
 
 namespace tl::vmath::detail {
 
-// The lanes of a SLEEF call that are trusted (TrustedBand), one bit per lane: its
-// argument is a normal number and its result's magnitude lies in [kResultMin,
-// kResultEnd). The argument's half is tested before the call, the result's after.
-template <class Tr, class V> inline unsigned normalBits(V x) {
-    using B = TrustedBand<typename Tr::T>;
-    const V ax = Tr::abs(x);
-    return Tr::geBits(ax, B::kArgMin) & Tr::leBits(ax, B::kArgMax);
-}
-template <class Tr, class V> inline unsigned trustedResultBits(V r) {
-    using T = typename Tr::T;
-    using B = TrustedBand<T>;
-    const V ar = Tr::abs(r);
-    // |r| < kResultEnd: at most the float just below it.
-    T belowEnd;
-    if constexpr (sizeof(T) == 8) belowEnd = __builtin_nextafter(B::kResultEnd, 0.0);
-    else belowEnd = __builtin_nextafterf(B::kResultEnd, 0.0f);
-    return Tr::geBits(ar, B::kResultMin) & Tr::leBits(ar, belowEnd);
-}
-
 // F over a vector with E's trust test folded into `in`: the argument band when E
 // has one (ArgumentBand), else the argument and the result (TrustedBand).
 template <class Tr, auto F, Fn E, class V> inline V trustedCall(V x, unsigned& in) {
