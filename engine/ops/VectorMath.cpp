@@ -341,6 +341,20 @@ std::vector<const char*> availableIsas() {
     return names;
 }
 
+namespace {
+std::atomic<bool>& prefetchSetting() {
+    static std::atomic<bool> on = [] {
+        if (const char* env = std::getenv("TL_PREFETCH_MAP_INPUTS")) return std::strcmp(env, "0") != 0;
+        __builtin_cpu_init();  // may run while static objects are constructed
+        return __builtin_cpu_is("intel") != 0;
+    }();
+    return on;
+}
+} // namespace
+
+bool prefetchesMapInputs() { return prefetchSetting().load(std::memory_order_relaxed); }
+bool setPrefetchesMapInputs(bool on) { return prefetchSetting().exchange(on); }
+
 bool setVectorised(bool on) { return g_vectorised.exchange(on); }
 bool vectorised() { return g_vectorised.load(); }
 

@@ -78,6 +78,21 @@ bool selectIsa(const char* isa);
 /// The instruction sets this CPU can run, widest first.
 std::vector<const char*> availableIsas();
 
+/// Whether the map loops (apply, apply2, applyPair) request, per vector, the line
+/// one block ahead in each input (software prefetch) while they compute: on Intel
+/// CPUs, where the hardware prefetcher alone fell behind a kernel that runs over
+/// blocks (2*exp(x) + tanh(y) - x*y on 10M float64: 55-57 -> 51-54 ms on a Xeon);
+/// not elsewhere: on an AMD EPYC the hardware keeps up with a map's inputs and
+/// output, and the same kernel took 5-15% longer with the requests
+/// (docs/performance.md#vectorised-math-and-threads). The folds
+/// (foldProductOfCall), which write nothing, always request: faster on both.
+/// The environment variable TL_PREFETCH_MAP_INPUTS=0|1 overrides the choice; read
+/// once. Results never depend on it.
+bool prefetchesMapInputs();
+/// Overrides prefetchesMapInputs() (tests and benchmarks run both ways on one machine);
+/// returns the previous setting.
+bool setPrefetchesMapInputs(bool on);
+
 /// Switches every apply() to the C library (tests and benchmarks compare the
 /// two); returns the previous setting. Process-wide, not meant to be flipped
 /// while kernels run on other threads.

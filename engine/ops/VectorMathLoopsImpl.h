@@ -58,15 +58,15 @@ template <class Tr, ArgumentBand<typename Tr::T> B, class V> inline unsigned ban
 }
 
 // Asks for the line kPrefetchBytes past `p` (a vector's worth of one input), once per
-// vector: a SLEEF loop over a block then requests the next block's lines one at a
-// time while it computes, which keeps a large input streaming from memory; the
-// hardware prefetcher alone fell behind (2*exp(x) + tanh(y) - x*y on 10M float64:
-// 60 -> 49-54 ms, docs/performance.md). Past an array's end it touches nothing:
-// a prefetch never faults (the address is formed as an integer, not as a pointer
-// past the array).
+// vector, when `on` (the folds always; the map loops when vmath::prefetchesMapInputs(),
+// read once per call): a SLEEF loop over a block then requests the next block's lines
+// one at a time while it computes, which keeps a large input streaming from memory
+// where the hardware prefetcher alone falls behind (docs/performance.md). Past an
+// array's end it touches nothing: a prefetch never faults (the address is formed as
+// an integer, not as a pointer past the array).
 inline constexpr uintptr_t kPrefetchBytes = 2048;
-template <typename T> inline void prefetchAhead(const T* p) {
-    __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) + kPrefetchBytes));
+template <typename T> inline void prefetchAhead(const T* p, bool on) {
+    if (on) __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) + kPrefetchBytes));
 }
 
 template <class Tr> bool allArgumentsTrusted(const typename Tr::T* a, int64_t n, const ArgumentBand<typename Tr::T>& band);
@@ -78,10 +78,11 @@ template <class Tr> bool allArgumentsTrusted(const typename Tr::T* a, int64_t n,
 template <class Tr, auto F, Fn E> bool loop1(const typename Tr::T* a, typename Tr::T* out, int64_t n) {
     using T = typename Tr::T;
     constexpr ArgumentBand<T> band = argumentBand<T>(E);
+    const bool ahead = prefetchesMapInputs();
     int64_t i = 0;
     if constexpr (!band.known) {
         for (; i + Tr::W <= n; i += Tr::W) {
-            prefetchAhead(a + i);
+            prefetchAhead(a + i, ahead);
             Tr::store(out + i, F(Tr::load(a + i)));
         }
         lastVector<Tr>(F, a, out, i, n);
@@ -89,7 +90,7 @@ template <class Tr, auto F, Fn E> bool loop1(const typename Tr::T* a, typename T
     } else {
         unsigned inBand = Tr::kAllLanes;
         for (; i + Tr::W <= n; i += Tr::W) {
-            prefetchAhead(a + i);
+            prefetchAhead(a + i, ahead);
             const auto x = Tr::load(a + i);
             inBand &= bandBits<Tr, band>(x);
             Tr::store(out + i, F(x));
@@ -102,10 +103,11 @@ template <class Tr, auto F, Fn E> bool loop1(const typename Tr::T* a, typename T
 template <class Tr, auto F>
 void loop2(const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out, int64_t n) {
     using T = typename Tr::T;
+    const bool ahead = prefetchesMapInputs();
     int64_t i = 0;
     for (; i + Tr::W <= n; i += Tr::W) {
-        prefetchAhead(a + i);
-        prefetchAhead(b + i);
+        prefetchAhead(a + i, ahead);
+        prefetchAhead(b + i, ahead);
         Tr::store(out + i, F(Tr::load(a + i), Tr::load(b + i)));
     }
     if constexpr (kMaskedTails<Tr>) {
@@ -134,10 +136,11 @@ unsigned pairLoop(VF fa, const ArgumentBand<typename Tr::T>& ba, const typename 
                   const ArgumentBand<typename Tr::T>& bb, const typename Tr::T* b, typename Tr::T* ob, int64_t n) {
     using V = decltype(Tr::load(a));
     unsigned inA = Tr::kAllLanes, inB = Tr::kAllLanes;  // as loop1's: tested before the calls
+    const bool ahead = prefetchesMapInputs();
     int64_t i = 0;
     for (; i + Tr::W <= n; i += Tr::W) {
-        prefetchAhead(a + i);
-        prefetchAhead(b + i);
+        prefetchAhead(a + i, ahead);
+        prefetchAhead(b + i, ahead);
         const V va = Tr::load(a + i), vb = Tr::load(b + i);
         inA &= bandBits<Tr>(va, ba);
         inB &= bandBits<Tr>(vb, bb);

@@ -37,8 +37,8 @@ bool productFold(const typename Tr::T* a, const typename Tr::T* b, typename Tr::
     int64_t i = 0;
     for (; i + kSumLanes <= n; i += kSumLanes)
         for (int k = 0; k < kVectors; ++k) {
-            prefetchAhead(a + i + k * Tr::W);
-            prefetchAhead(b + i + k * Tr::W);
+            prefetchAhead(a + i + k * Tr::W, true);
+            prefetchAhead(b + i + k * Tr::W, true);
             lanes[k] = lanes[k] + trustedCall<Tr, F, E>(Tr::load(a + i + k * Tr::W), in) * Tr::load(b + i + k * Tr::W);
         }
     alignas(64) T tail[kSumLanes];
