@@ -131,10 +131,14 @@ void loop2(const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out
 // The tails one function at a time, as loop1's (neither output overlaps either input).
 // Returns, as loop1 does per function, whether every argument lay in the function's
 // argument band: bit 0 for fa, bit 1 for fb (never set for a band that is not known).
-template <class Tr, class VF>
-unsigned pairLoop(VF fa, const ArgumentBand<typename Tr::T>& ba, const typename Tr::T* a, typename Tr::T* oa, VF fb,
-                  const ArgumentBand<typename Tr::T>& bb, const typename Tr::T* b, typename Tr::T* ob, int64_t n) {
+// The bands are EA's and EB's, known at compile time as loop1's are (pairByFn picks
+// the instantiation), so each vector pays only for the compares its band needs.
+template <class Tr, Fn EA, Fn EB, class VF>
+unsigned pairLoop(VF fa, const typename Tr::T* a, typename Tr::T* oa, VF fb, const typename Tr::T* b, typename Tr::T* ob,
+                  int64_t n) {
+    using T = typename Tr::T;
     using V = decltype(Tr::load(a));
+    constexpr ArgumentBand<T> ba = argumentBand<T>(EA), bb = argumentBand<T>(EB);
     unsigned inA = Tr::kAllLanes, inB = Tr::kAllLanes;  // as loop1's: tested before the calls
     const bool ahead = prefetchesMapInputs();
     int64_t i = 0;
@@ -142,8 +146,8 @@ unsigned pairLoop(VF fa, const ArgumentBand<typename Tr::T>& ba, const typename 
         prefetchAhead(a + i, ahead);
         prefetchAhead(b + i, ahead);
         const V va = Tr::load(a + i), vb = Tr::load(b + i);
-        inA &= bandBits<Tr>(va, ba);
-        inB &= bandBits<Tr>(vb, bb);
+        if constexpr (ba.known) inA &= bandBits<Tr, ba>(va);
+        if constexpr (bb.known) inB &= bandBits<Tr, bb>(vb);
         const auto x = fa(va);
         const auto y = fb(vb);
         Tr::store(oa + i, x);
@@ -156,14 +160,36 @@ unsigned pairLoop(VF fa, const ArgumentBand<typename Tr::T>& ba, const typename 
     return (trustedA ? 1u : 0u) | (trustedB ? 2u : 0u);
 }
 
+// The functions with an argument band (argumentBand) each have pair loops of their
+// own; every other function shares kNoBand's, which tests nothing. A band given to
+// another function must be listed in withBandOf, or its pairs would not test it
+// (and would hand every lane to the result test: correct, only slower).
+inline constexpr Fn kNoBand = Fn::Sqrt;
+constexpr bool onlyListedFunctionsHaveBands() {
+    for (int f = 0; f < kNumFns; ++f) {
+        const Fn e = static_cast<Fn>(f);
+        if ((argumentBand<double>(e).known || argumentBand<float>(e).known) && e != Fn::Exp && e != Fn::Tanh) return false;
+    }
+    return !argumentBand<double>(kNoBand).known && !argumentBand<float>(kNoBand).known;
+}
+static_assert(onlyListedFunctionsHaveBands(), "a function with an argument band needs its case in withBandOf");
+template <class Visit> inline unsigned withBandOf(Fn f, Visit visit) {
+    switch (f) {
+    case Fn::Exp: return visit.template operator()<Fn::Exp>();
+    case Fn::Tanh: return visit.template operator()<Fn::Tanh>();
+    default: return visit.template operator()<kNoBand>();
+    }
+}
+
 // The pair loop of one table: the functions by Fn from `Fns`, an array each
 // instruction set's unit fills as it fills its table.
 template <class Tr, auto& Fns>
 unsigned pairByFn(Fn fa, const typename Tr::T* a, typename Tr::T* oa, Fn fb, const typename Tr::T* b, typename Tr::T* ob,
                   int64_t n) {
-    using T = typename Tr::T;
-    return pairLoop<Tr>(Fns[static_cast<int>(fa)], argumentBand<T>(fa), a, oa, Fns[static_cast<int>(fb)], argumentBand<T>(fb),
-                        b, ob, n);
+    const auto calleeA = Fns[static_cast<int>(fa)], calleeB = Fns[static_cast<int>(fb)];
+    return withBandOf(fa, [&]<Fn EA>() {
+        return withBandOf(fb, [&]<Fn EB>() { return pairLoop<Tr, EA, EB>(calleeA, a, oa, calleeB, b, ob, n); });
+    });
 }
 
 // TrustedBand's tests, one bit per lane from the traits' compares: a normal argument,
