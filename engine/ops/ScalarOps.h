@@ -127,22 +127,21 @@ template <typename T> inline T trueDiv(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) return a / b;
     else return convert<T>(static_cast<double>(a) / static_cast<double>(b));
 }
-/// NumPy's floor_divide: floor for negatives; x // 0 is 0 for integers (NumPy
-/// warns) and a/b (inf or nan) for floats.
+/// Floor division. Floats as PyTensor's compiled IntDiv computes them (its C code,
+/// which FAST_RUN runs; NumPy's floor_divide differs): the floor of the quotient of
+/// the magnitudes, one less when the signs differ and the remainder is not 0. So
+/// 1 // 0.1 is 10 (NumPy: 9), inf // 2 is inf (NumPy: nan), x // 0 is x / 0.
+/// Integers as NumPy: floor for negatives, x // 0 is 0 (NumPy warns; PyTensor's C
+/// code raises), min // -1 wraps.
 template <typename T> inline T intDiv(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) {
-        T mod = std::fmod(a, b);
-        if (b == T(0)) return a / b;
-        T div = (a - mod) / b;
-        if (mod != T(0)) {
-            if ((b < T(0)) != (mod < T(0))) div -= T(1);
+        if (b == T(0)) return std::floor(a / b);
+        if (b < T(0)) {
+            if (a < T(0)) return std::floor(-a / -b);
+            return -std::floor(a / -b) - (std::fmod(a, -b) == T(0) ? T(0) : T(1));
         }
-        if (div != T(0)) {
-            T fl = std::floor(div);
-            if (div - fl > T(0.5)) fl += T(1);
-            return fl;
-        }
-        return std::copysign(T(0), a / b);
+        if (a < T(0)) return -std::floor(-a / b) - (std::fmod(-a, b) == T(0) ? T(0) : T(1));
+        return std::floor(a / b);
     } else if constexpr (kIsBool<T>) {
         return b ? a : false;
     } else {
@@ -157,17 +156,24 @@ template <typename T> inline T intDiv(T a, T b) {
         }
     }
 }
-/// NumPy's remainder: the sign of the divisor; x % 0 is 0 for integers, nan for floats.
+/// Remainder with the sign of the divisor. Floats as PyTensor's compiled Mod (its C
+/// code): fmod of the magnitudes, shifted by the divisor when the signs differ and
+/// it is not 0, which differs from NumPy's remainder only in the sign of a zero
+/// result (-0.0 % 3 is -0.0, 0.0 % -3 is 0.0); x % 0 is nan. Integers as NumPy:
+/// x % 0 is 0.
 template <typename T> inline T mod(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) {
-        T m = std::fmod(a, b);
-        if (b == T(0)) return m;
-        if (m != T(0)) {
-            if ((b < T(0)) != (m < T(0))) m += b;
-        } else {
-            m = std::copysign(T(0), b);
+        if (b == T(0)) return std::fmod(a, b);
+        if (b < T(0)) {
+            if (a < T(0)) return -std::fmod(-a, -b);
+            const T m = std::fmod(a, -b);
+            return m + (m != T(0) ? b : T(0));
         }
-        return m;
+        if (a < T(0)) {
+            const T m = std::fmod(-a, b);
+            return -m + (m != T(0) ? b : T(0));
+        }
+        return std::fmod(a, b);
     } else if constexpr (kIsBool<T>) {
         (void)a;
         (void)b;
