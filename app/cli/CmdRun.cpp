@@ -51,7 +51,11 @@ int cmdRun(const std::vector<std::string>& argv) {
     for (size_t i = 0; i < r.outputs.size(); ++i) {
         const NDArray& a = r.outputs[i];
         os << outputName(g, i) << " " << dtypeName(a.dtype()) << shapeToString(a.shape()) << ":";
-        for (double v : a.toDoubles()) os << " " << v;
+        if (isInteger(a.dtype())) {
+            for (const nlohmann::json& v : arrayDataToJson(a)) os << " " << v.get<int64_t>();  // exact beyond 2^53
+        } else {
+            for (double v : a.toDoubles()) os << " " << v;
+        }
         os << "\n";
     }
     os << "peak bytes: " << r.peakBytes << "\n";

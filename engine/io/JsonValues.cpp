@@ -13,14 +13,6 @@ namespace tl {
 using nlohmann::json;
 
 namespace {
-json scalarToJson(double v, DType d) {
-    if (std::isnan(v)) return "nan";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    if (d == DType::Bool) return v != 0.0;
-    if (isInteger(d)) return static_cast<int64_t>(v);
-    return v;
-}
-
 double scalarFromJson(const json& j, const std::string& path) {
     if (j.is_boolean()) return j.get<bool>() ? 1.0 : 0.0;
     if (j.is_number()) return j.get<double>();
@@ -68,11 +60,10 @@ void flatten(const json& j, const std::string& path, Shape& shape, std::vector<d
 }
 
 json nest(const NDArray& a) {
-    // Builds the nested list iteratively from the innermost dimension outwards.
-    std::vector<json> level;
-    const int64_t n = a.size();
-    level.reserve(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) level.push_back(scalarToJson(a.flatGet(i), a.dtype()));
+    // Builds the nested list iteratively from the innermost dimension outwards, from
+    // the elements as their own dtype writes them (an int64 beyond 2^53 stays exact).
+    json flat = arrayDataToJson(a);
+    std::vector<json> level(std::make_move_iterator(flat.begin()), std::make_move_iterator(flat.end()));
     if (a.ndim() == 0) return level.empty() ? json() : level[0];
     for (int axis = a.ndim() - 1; axis >= 0; --axis) {
         const int64_t d = a.dim(axis);
@@ -159,7 +150,13 @@ NDArray arrayFromJson(const json& j, const Type& expected, const std::string& pa
     } else if (!shape.empty()) {
         throw ValueError(path + ": a list where a scalar " + expected.toString() + " is expected");
     }
-    return NDArray::fromVector(dtype, shape, values);
+    // The elements again, read as the dtype's own values: an int64 beyond 2^53 would
+    // not survive the doubles above, and an integer input given 2.5 is an error.
+    try {
+        return arrayFromJsonData(dtype, shape, *data, declared ? path + "/data" : path);
+    } catch (const FormatError& e) {
+        throw ValueError(e.what());
+    }
 }
 
 std::unordered_map<std::string, Type> valueTypes(const json& j, const std::string& where) {
