@@ -15,10 +15,11 @@
 //   subtrees, duplicating their work) and the root's dtype;
 // - every non-constant term must have the output's dtype (regrouping int8 terms
 //   apart from a float64 one would move their sum into int8 and let it wrap);
-// - the result must keep the output's broadcastable pattern and every static dim
-//   (PyTensor broadcasts a lone constant back with an Alloc; this declines instead).
-//   Cancelling x against x can still drop x's run-time length: shape_unsafe, as in
-//   PyTensor;
+// - a result that lost the output's shape (x / x -> 1, (y - y) + x[:1] -> x[:1]) is
+//   broadcast back with an Alloc to the shape of one of the tree's own terms that has
+//   the output's full shape, as PyTensor broadcasts it against the root's inputs; with
+//   no such term it declines. Cancelling x against x can still drop x's run-time
+//   length where that term is another: shape_unsafe, as in PyTensor;
 // - bool outputs are left alone.
 #include "ops/DimShuffle.h"
 #include "rewrite/LocalRewriteUtil.h"
@@ -172,7 +173,18 @@ bool sameValue(const NDArray& a, const NDArray& b, DType dt) {
 struct CanonMatch : RewriteMatch {
     std::vector<Variable*> num, denum;  // non-constant terms
     std::optional<NDArray> constant;    // goes first in num
+    Variable* shapeOf = nullptr;        // a term whose shape the result is broadcast to, or null
 };
+
+/// A term of `t` with the output's shape: the same broadcastable pattern and at least
+/// its static dims, so Alloc to its shape gives the output's type. Null when none has.
+Variable* termWithShape(const Terms& t, const Type& out) {
+    for (const auto* side : {&t.num, &t.denum})
+        for (Variable* v : *side)
+            if (!v->isConstant() && v->type().isTensorType() && rw::sameBroadcastPattern(v->type(), out) && out.accepts(v->type()))
+                return v;
+    return nullptr;
+}
 
 class AlgebraicCanonizer final : public NodeRewrite {
 public:
@@ -245,9 +257,14 @@ public:
         std::optional<Type> rt = resultType(*m, out);
         if (!rt) return MatchResult::fail("the terms do not combine");
         // At least as specific as before: a folded constant of shape (3,) must not leave
-        // a result of shape (?,) that could be shorter at run time.
-        if (!rw::sameBroadcastPattern(*rt, out) || !out.accepts(*rt))
-            return MatchResult::fail(options, [&] { return std::string("the result would not keep the output's shape " + out.toString()); });
+        // a result of shape (?,) that could be shorter at run time. Otherwise it is
+        // broadcast back to a term's shape (x / x -> Alloc(1.0, shape of x)).
+        if (!rw::sameBroadcastPattern(*rt, out) || !out.accepts(*rt)) {
+            m->shapeOf = rt->ndim() <= out.ndim() ? termWithShape(t, out) : nullptr;
+            if (!m->shapeOf)
+                return MatchResult::fail(options, [&] { return std::string("the result would not keep the output's shape " + out.toString() +
+                                                                           ", and no term has it"); });
+        }
         return MatchResult::ok(std::move(m));
     }
 
@@ -270,7 +287,9 @@ public:
         } else {
             r = rw::makeElemwiseOf(rewriter, m_f.inverse, {mainOf(num), mainOf(m.denum)});
         }
-        rewriter.replace(node.output(0), rw::castTo(rewriter, r, dt));
+        r = rw::castTo(rewriter, r, dt);
+        if (m.shapeOf) r = rw::allocLike(rewriter, r, m.shapeOf);
+        rewriter.replace(node.output(0), r);
     }
 
 private:
