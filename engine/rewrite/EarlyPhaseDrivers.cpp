@@ -34,7 +34,7 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                    &localUselessElemwise(), &localUselessAlloc(), &localUselessFill(), &localFillSink(), &localViewOp(),
                    &shapeOfStaticShape(), &shapeIOfStaticDim(),
                    &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localDimshuffleLift(), &localAddCanonizer(),
-                   &localMulCanonizer(), &localMulZero(), &localMulSwitchSink(), &localDivSwitchSink(), &localUpcastElemwiseConstantInputs(),
+                   &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localUpcastElemwiseConstantInputs(),
                    &localExpm1(), &localNegToMul()});
 }
 

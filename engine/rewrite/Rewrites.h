@@ -74,8 +74,6 @@ const NodeRewrite& localGradLogErfcNeg();
 const NodeRewrite& localDimshuffleLift();
 const NodeRewrite& localAddCanonizer();
 const NodeRewrite& localMulCanonizer();
-/// local_mul_zero: x * 0 -> zeros of the product's shape (0 * inf is 0, as PyTensor's).
-const NodeRewrite& localMulZero();
 const NodeRewrite& localUpcastElemwiseConstantInputs();
 /// local_neg_to_mul: neg(x) -> mul(-1, x), so the product canonizer sees through it.
 const NodeRewrite& localNegToMul();

@@ -130,23 +130,6 @@ const std::map<QString, GraphFn>& graphs() {
              GraphBuilder b;
              return b.finish({in(b, "x", {4}) * in(b, "y", {4})});
          }},
-        {"x * 0", [] {
-             GraphBuilder b;
-             return b.finish({in(b, "x", {4}) * 0.0});
-         }},
-        {"2 * x * 0 * y of unknown length", [] {
-             GraphBuilder b;
-             Var x = in(b, "x", {kUnknownDim}), y = in(b, "y", {kUnknownDim});
-             return b.finish({mul({b.constant(2.0, DType::Float64), x, b.constant(0.0, DType::Float64), y})});
-         }},
-        {"x * 0.5", [] {
-             GraphBuilder b;
-             return b.finish({in(b, "x", {4}) * 0.5});
-         }},
-        {"column * row * 0", [] {
-             GraphBuilder b;
-             return b.finish({mul({in(b, "c", {2, 1}), in(b, "r", {1, 3}), b.constant(0.0, DType::Float64)})});
-         }},
         {"x / x", [] {
              GraphBuilder b;
              Var x = in(b, "x", {4});
@@ -226,7 +209,6 @@ const NodeRewrite& rewriteNamed(const QString& n) {
     if (n == "local_add_canonizer") return localAddCanonizer();
     if (n == "local_mul_canonizer") return localMulCanonizer();
     if (n == "local_neg_to_mul") return localNegToMul();
-    if (n == "local_mul_zero") return localMulZero();
     return localUpcastElemwiseConstantInputs();
 }
 
@@ -291,11 +273,6 @@ private slots:
         QTest::newRow("add: zeros of the longer term's shape") << "x - x beside a longer y" << add << "Alloc(0.0, Shape_i{0}(y))";
         QTest::newRow("add: not when no term has the output's shape") << "row - row of a column" << add << "";
         QTest::newRow("mul: x / x is ones") << "x / x" << mul << "Alloc(1.0, 4)";
-        const QString zero = "local_mul_zero";
-        QTest::newRow("mul_zero: x * 0") << "x * 0" << zero << "Alloc(0.0, 4)";
-        QTest::newRow("mul_zero: a zero among four factors") << "2 * x * 0 * y of unknown length" << zero << "Alloc(0.0, Shape_i{0}(x))";
-        QTest::newRow("mul_zero: not x * 0.5") << "x * 0.5" << zero << "";
-        QTest::newRow("mul_zero: not when no factor has the product's shape") << "column * row * 0" << zero << "";
         QTest::newRow("mul: b * b * 0.25") << "b * b * 0.25" << mul << "mul(ds(0.25), b, b)";
         QTest::newRow("mul: x / 2 / 3") << "x / 2 / 3" << mul << "mul(ds(0.16666666666666666), x)";
         QTest::newRow("mul: x * y / y") << "x * y / y" << mul << "x";
