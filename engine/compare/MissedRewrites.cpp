@@ -12,11 +12,12 @@ namespace tl {
 namespace {
 
 // Passes whose steps only follow from the changes before them: the merged step fused
-// again, duplicates a rebuild left merged, copies and inplace flags of rebuilt nodes.
+// again, duplicates a rebuild left merged, copies and inplace flags of rebuilt nodes,
+// a shrunk buffer's slice taken of the slice that cut it before.
 bool isFollowOn(const std::string& rewrite) {
     static const std::set<std::string> kFollowOn = {
         "scan_inner_rewrites", "merge", "final_merge", "elemwise_fusion", "output_protection",
-        "inplace_elemwise", "inplace_setsubtensor", "scan_make_inplace",
+        "inplace_elemwise", "inplace_setsubtensor", "scan_make_inplace", "local_subtensor_merge",
     };
     return kFollowOn.count(rewrite) > 0;
 }

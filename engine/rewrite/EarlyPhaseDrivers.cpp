@@ -33,7 +33,8 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                   {&constantFolding(), &localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
                    &localUselessElemwise(), &localUselessAlloc(), &localUselessFill(), &localFillSink(), &localViewOp(),
                    &shapeOfStaticShape(), &shapeIOfStaticDim(),
-                   &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localDimshuffleLift(), &localAddCanonizer(),
+                   &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(), &localDimshuffleLift(),
+                   &localAddCanonizer(),
                    &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localUpcastElemwiseConstantInputs(),
                    &localExpm1(), &localNegToMul()});
 }
@@ -64,7 +65,8 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
                    &localExpm1(), &localLog1p(), &localLogSumExp(), &localLogAddExp(), &localLogErfc(), &localGradLogErfcNeg(), &local1mSigmoid(),
                    &localUselessElemwise(), &localFillToAlloc(), &localElemwiseAlloc(), &localUselessSpecifyShape(),
                    &localUselessUnbroadcast(), &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
-                   &localTrackShapeI(), &localSubtensorMakeVector(), &localReplaceAdvancedSubtensor(), &localAdvancedIncSubtensorToAdvancedIncSubtensor1()});
+                   &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(), &localReplaceAdvancedSubtensor(),
+                   &localAdvancedIncSubtensorToAdvancedIncSubtensor1()});
 }
 
 // PyTensor's uncanonicalize (position 3, after specialize): of its rewrites only

@@ -74,6 +74,8 @@ const NodeRewrite& localGradLogErfcNeg();
 const NodeRewrite& localDimshuffleLift();
 const NodeRewrite& localAddCanonizer();
 const NodeRewrite& localMulCanonizer();
+/// local_subtensor_merge: x[a:b][c:d] -> x[a+c:min(b, a+d)], x[a:][i] -> x[a+i] (constant bounds >= 0).
+const NodeRewrite& localSubtensorMerge();
 const NodeRewrite& localUpcastElemwiseConstantInputs();
 /// local_neg_to_mul: neg(x) -> mul(-1, x), so the product canonizer sees through it.
 const NodeRewrite& localNegToMul();
