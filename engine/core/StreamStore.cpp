@@ -1,8 +1,9 @@
 #include "core/StreamStore.h"
 
+#include "core/CpuVendorDefault.h"
+
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <emmintrin.h>
@@ -12,11 +13,7 @@ namespace tl {
 namespace {
 
 std::atomic<bool>& streamsOutputs() {
-    static std::atomic<bool> on = [] {
-        if (const char* env = std::getenv("TL_STREAM_OUTPUTS")) return std::strcmp(env, "0") != 0;
-        __builtin_cpu_init();  // may run while static objects are constructed
-        return __builtin_cpu_is("intel") != 0;
-    }();
+    static std::atomic<bool> on{onIntelUnlessEnvironmentSays("TL_STREAM_OUTPUTS")};
     return on;
 }
 

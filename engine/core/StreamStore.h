@@ -10,7 +10,7 @@
 // Elsewhere the detour costs more than it saves: on an AMD EPYC (Zen 4) the same
 // kernel took 10% longer through the scratch block than storing straight into the
 // output, at any placement (docs/performance.md#vectorised-math-and-threads), so
-// only Intel CPUs stream.
+// only Intel CPUs stream (core/CpuVendorDefault.h).
 #include <cstddef>
 
 namespace tl {

@@ -1,5 +1,6 @@
 #include "ops/VectorMath.h"
 
+#include "core/CpuVendorDefault.h"
 #include "ops/ScalarOps.h"
 #include "ops/VectorMathLoops.h"
 
@@ -343,11 +344,7 @@ std::vector<const char*> availableIsas() {
 
 namespace {
 std::atomic<bool>& prefetchSetting() {
-    static std::atomic<bool> on = [] {
-        if (const char* env = std::getenv("TL_PREFETCH_MAP_INPUTS")) return std::strcmp(env, "0") != 0;
-        __builtin_cpu_init();  // may run while static objects are constructed
-        return __builtin_cpu_is("intel") != 0;
-    }();
+    static std::atomic<bool> on{onIntelUnlessEnvironmentSays("TL_PREFETCH_MAP_INPUTS")};
     return on;
 }
 } // namespace

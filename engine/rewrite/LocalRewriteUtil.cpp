@@ -113,6 +113,23 @@ Variable* asInt64Scalar(Rewriter& rw, Variable* dim) {
     return castTo(rw, t, DType::Int64);
 }
 
+std::vector<SubtensorPart> subtensorParts(const Node& subtensor) {
+    std::vector<SubtensorPart> parts;
+    int pos = 1;
+    for (const IndexEntry& e : static_cast<const SubtensorOp&>(subtensor.op()).entries()) {
+        SubtensorPart p{e};
+        if (e.kind == IndexEntry::Kind::Index) {
+            p.index = subtensor.input(pos++);
+        } else {
+            if (e.hasStart) p.start = subtensor.input(pos++);
+            if (e.hasStop) p.stop = subtensor.input(pos++);
+            if (e.hasStep) p.step = subtensor.input(pos++);
+        }
+        parts.push_back(p);
+    }
+    return parts;
+}
+
 Variable* fillLike(Rewriter& rw, const NDArray& value, Variable* like) { return allocLike(rw, rw.constant(value), like); }
 
 Variable* allocLike(Rewriter& rw, Variable* value, Variable* like) {

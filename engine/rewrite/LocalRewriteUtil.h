@@ -5,6 +5,7 @@
 // alignment. Type-only twins let match() predict a result without mutating.
 #include "ir/Rewriter.h"
 #include "ops/ScalarOps.h"
+#include "ops/Subtensor.h"
 
 #include <optional>
 #include <vector>
@@ -26,6 +27,15 @@ std::optional<int64_t> constantIntOf(const Variable& v);
 
 /// A 0-d array of `dtype` holding `value` (ints exact, no detour through double).
 NDArray scalarArray(DType dtype, int64_t value);
+
+/// One idx_list entry of a Subtensor node with its index inputs: `index` for an
+/// Index entry, `start`, `stop`, `step` for a slice (null where a part is absent).
+struct SubtensorPart {
+    IndexEntry entry;
+    Variable *index = nullptr, *start = nullptr, *stop = nullptr, *step = nullptr;
+};
+/// The entries of a Subtensor node, each with the inputs it consumes, in order.
+std::vector<SubtensorPart> subtensorParts(const Node& subtensor);
 
 /// `v` with leading broadcastable axes up to `ndim` (v itself when it has them).
 Variable* expandLeft(Rewriter& rw, Variable* v, int ndim);

@@ -20,28 +20,7 @@ namespace tl {
 
 namespace {
 
-/// One idx_list entry with its index inputs (null where a slice part is absent).
-struct Part {
-    IndexEntry entry;
-    Variable *index = nullptr, *start = nullptr, *stop = nullptr, *step = nullptr;
-};
-
-std::vector<Part> partsOf(const Node& node) {
-    std::vector<Part> parts;
-    int pos = 1;
-    for (const IndexEntry& e : static_cast<const SubtensorOp&>(node.op()).entries()) {
-        Part p{e};
-        if (e.kind == IndexEntry::Kind::Index) {
-            p.index = node.input(pos++);
-        } else {
-            if (e.hasStart) p.start = node.input(pos++);
-            if (e.hasStop) p.stop = node.input(pos++);
-            if (e.hasStep) p.step = node.input(pos++);
-        }
-        parts.push_back(p);
-    }
-    return parts;
-}
+using Part = rw::SubtensorPart;
 
 /// A slice with a forward step of 1 and constant bounds >= 0: [start, stop), stop
 /// absent for "to the end". Null for any other slice.
@@ -119,7 +98,7 @@ public:
         const Node* first = node.input(0)->owner();
         if (!first || first->op().kind() != OpKind::Subtensor) return MatchResult::fail("not a Subtensor of a Subtensor");
         const Type& xt = first->input(0)->type();
-        const std::vector<Part> outer = partsOf(*first), inner = partsOf(node);
+        const std::vector<Part> outer = rw::subtensorParts(*first), inner = rw::subtensorParts(node);
         auto m = std::make_unique<MergeMatch>();
         auto keep = [&](const Part& p) {
             m->entries.push_back(p.entry);

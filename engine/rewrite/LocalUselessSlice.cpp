@@ -28,30 +28,13 @@ public:
     std::vector<OpKind> rootKinds() const override { return {OpKind::Subtensor}; }
 
     MatchResult match(const Node& node, const RewriteOptions&) const override {
-        const auto& op = static_cast<const SubtensorOp&>(node.op());
         const Type& xt = node.input(0)->type();
-        struct Parts {
-            IndexEntry e;
-            Variable *index = nullptr, *start = nullptr, *stop = nullptr, *step = nullptr;
-        };
-        std::vector<Parts> parts;
-        int pos = 1;
-        for (const IndexEntry& e : op.entries()) {
-            Parts p{e};
-            if (e.kind == IndexEntry::Kind::Index) {
-                p.index = node.input(pos++);
-            } else {
-                if (e.hasStart) p.start = node.input(pos++);
-                if (e.hasStop) p.stop = node.input(pos++);
-                if (e.hasStep) p.step = node.input(pos++);
-            }
-            parts.push_back(p);
-        }
+        std::vector<rw::SubtensorPart> parts = rw::subtensorParts(node);
         bool changed = false;
         int lastUseful = -1;
         for (int dim = 0; dim < static_cast<int>(parts.size()); ++dim) {
-            Parts& p = parts[dim];
-            if (p.e.kind == IndexEntry::Kind::Index) {
+            rw::SubtensorPart& p = parts[dim];
+            if (p.entry.kind == IndexEntry::Kind::Index) {
                 lastUseful = dim;
                 continue;
             }
@@ -88,8 +71,8 @@ public:
             return MatchResult::fail("every index entry does something");
         auto m = std::make_unique<SliceMatch>();
         for (int dim = 0; dim <= lastUseful; ++dim) {
-            const Parts& p = parts[dim];
-            IndexEntry e = p.e;
+            const rw::SubtensorPart& p = parts[dim];
+            IndexEntry e = p.entry;
             if (e.kind == IndexEntry::Kind::Index) {
                 m->indexInputs.push_back(p.index);
             } else {
