@@ -9,7 +9,7 @@ import pytensor.scalar as ps
 from pytensor.graph.basic import Constant
 from pytensor.tensor.type import TensorType
 
-_DTYPE_ORDER = ["bool", "int8", "int16", "int32", "int64", "uint8", "float32", "float64"]  # engine/core/DType.h
+_DTYPE_ORDER = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]  # engine/core/DType.h
 DTYPES = set(_DTYPE_ORDER)
 RANDOM_NOTE = "a random variable: tensorlens does not imitate NumPy's generators"
 # Variables of these PyTensor types are written with type kinds of their own (docs/pytensor-export.md).

@@ -15,6 +15,9 @@ namespace tl {
     X(Int32, "int32", int32_t)  \
     X(Int64, "int64", int64_t)  \
     X(UInt8, "uint8", uint8_t)  \
+    X(UInt16, "uint16", uint16_t) \
+    X(UInt32, "uint32", uint32_t) \
+    X(UInt64, "uint64", uint64_t) \
     X(Float32, "float32", float) \
     X(Float64, "float64", double)
 
@@ -29,7 +32,7 @@ inline constexpr int kNumDTypes = 0
     TL_DTYPES(TL_X)
 #undef TL_X
     ;
-static_assert(kNumDTypes == 8, "docs/semantics.md#dtypes lists eight dtypes");
+static_assert(kNumDTypes == 11, "docs/semantics.md#dtypes lists eleven dtypes");
 
 /// PyTensor's name of the dtype ("float64").
 std::string_view dtypeName(DType d);
@@ -40,6 +43,7 @@ size_t dtypeSize(DType d);
 bool isFloat(DType d);
 bool isInteger(DType d);  // signed or unsigned, not bool
 bool isSigned(DType d);
+bool isUnsigned(DType d);  // uint8 .. uint64
 /// NumPy's result type of a binary arithmetic op on two arrays.
 DType promote(DType a, DType b);
 

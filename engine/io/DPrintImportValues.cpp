@@ -329,6 +329,13 @@ NDArray literalValue(const Literal& lit, DType dtype, const StaticShape& shape) 
                 if (w.find_first_of(".eEn") != std::string::npos || w == "True" || w == "False")
                     throw std::invalid_argument("'" + w + "' is no integer");
                 errno = 0;
+                if constexpr (std::is_same_v<T, uint64_t>) {  // beyond long long's range
+                    const unsigned long long u = std::strtoull(w.c_str(), nullptr, 10);
+                    if (errno || w.find('-') != std::string::npos)
+                        throw std::invalid_argument("'" + w + "' does not fit " + std::string(dtypeName(dtype)));
+                    out[i] = u;
+                    continue;
+                }
                 long long v = std::strtoll(w.c_str(), nullptr, 10);
                 if (errno || v < static_cast<long long>(std::numeric_limits<T>::min()) ||
                     v > static_cast<long long>(std::numeric_limits<T>::max()))

@@ -253,6 +253,16 @@ template <typename T> T elementFromJson(const json& j, const std::string& path) 
         throw FormatError(path, "expected a boolean, found " + jsonKind(j));
     } else if constexpr (std::is_floating_point_v<T>) {
         return static_cast<T>(floatFromJson(j, path));
+    } else if constexpr (std::is_same_v<T, uint64_t>) {
+        // Beyond int64's range: read as JSON's unsigned numbers, not through int64.
+        if (j.is_number_unsigned()) return j.get<uint64_t>();
+        if (j.is_number_float()) {
+            const double d = j.get<double>();
+            if (!(d >= 0.0 && d < 18446744073709551616.0) || d != std::floor(d))
+                throw FormatError(path, "expected an integer in range for the dtype, found " + j.dump());
+            return static_cast<uint64_t>(d);
+        }
+        return static_cast<T>(requireInt(j, path, 0, std::numeric_limits<int64_t>::max()));
     } else {
         const int64_t lo = static_cast<int64_t>(std::numeric_limits<T>::min());
         const int64_t hi = static_cast<int64_t>(std::numeric_limits<T>::max());
@@ -277,6 +287,7 @@ json arrayDataToJson(const NDArray& a) {
         forEachElement<T>(a, [&](T v) {
             if constexpr (std::is_same_v<T, bool>) data.push_back(v);
             else if constexpr (std::is_floating_point_v<T>) data.push_back(floatToJson(v, std::is_same_v<T, float>));
+            else if constexpr (std::is_same_v<T, uint64_t>) data.push_back(v);
             else data.push_back(static_cast<int64_t>(v));
         });
     });

@@ -153,7 +153,7 @@ template <typename T> std::string floatScalarStr(T v) {
 template <typename T> std::string scalarStrT(T v) {
     if constexpr (std::is_same_v<T, bool>) return v ? "True" : "False";
     else if constexpr (std::is_floating_point_v<T>) return floatScalarStr(v);
-    else return std::to_string(static_cast<int64_t>(v));
+    else return std::to_string(+v);  // + promotes 8-bit types; uint64 stays unsigned
 }
 
 // ---------------------------------------------------------------- element formatters
@@ -375,9 +375,9 @@ std::string numpyArrayStr(const NDArray& a) {
             for (T v : vals) w.push_back(f(v));
         } else {
             size_t width = 0;
-            for (T v : vals) width = std::max(width, std::to_string(static_cast<int64_t>(v)).size());
+            for (T v : vals) width = std::max(width, scalarStrT(v).size());
             for (T v : vals) {
-                std::string s = std::to_string(static_cast<int64_t>(v));
+                std::string s = scalarStrT(v);
                 w.push_back(std::string(width - s.size(), ' ') + s);
             }
         }

@@ -10,6 +10,7 @@ DType scipyDType(DType in) {
     case DType::Int8:
     case DType::Int16:
     case DType::UInt8:
+    case DType::UInt16:
     case DType::Float32: return DType::Float32;
     default: return DType::Float64;
     }

@@ -4,7 +4,7 @@
 // problem into the arrays it is handed (SliceKernel, so Blockwise batches them),
 // and the dtype rules PyTensor takes from SciPy and NumPy:
 //  - SciPy-based ops (Solve, Cholesky, LU, QR, Eigvalsh, ...) compute in float32
-//    for float32 (and for bool, int8, int16, uint8, which SciPy maps to float32)
+//    for float32 (and for bool, int8, int16, uint8, uint16, which SciPy maps to float32)
 //    and in float64 otherwise, LAPACK's s and d routines;
 //  - NumPy-based ops (MatrixInverse, Det, SLogDet, Eigh, SVD, MatrixPinv, Lstsq)
 //    compute in float64 whatever the input, then cast to the output dtype PyTensor

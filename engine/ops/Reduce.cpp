@@ -30,15 +30,17 @@ ScalarOpCode fixedCode(ReduceKind k) {
     return ScalarOpCode::Add;
 }
 
-// PyTensor's CAReduce._acc_dtype default: ints at least int64, float32 in float64
-// (uint8 at least uint64, which tensorlens holds as int64).
+// PyTensor's CAReduce._acc_dtype default: signed ints and bool at least int64,
+// unsigned ones at least uint64, float32 in float64.
 DType defaultAccDType(DType in) {
     switch (in) {
     case DType::Bool:
     case DType::Int8:
     case DType::Int16:
-    case DType::Int32:
-    case DType::UInt8: return DType::Int64;
+    case DType::Int32: return DType::Int64;
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32: return DType::UInt64;
     case DType::Float32: return DType::Float64;
     default: return in;
     }
@@ -73,8 +75,10 @@ DType reduceOutputDType(ReduceKind kind, DType in) {
         case DType::Bool:
         case DType::Int8:
         case DType::Int16:
-        case DType::Int32:
-        case DType::UInt8: return DType::Int64;
+        case DType::Int32: return DType::Int64;
+        case DType::UInt8:
+        case DType::UInt16:
+        case DType::UInt32: return DType::UInt64;
         default: return in;
         }
     default: return in;

@@ -41,9 +41,12 @@ DType upgradeToFloat(DType d) {
     case DType::Bool:
     case DType::Int8:
     case DType::Int16:
-    case DType::UInt8: return DType::Float32;
+    case DType::UInt8:
+    case DType::UInt16: return DType::Float32;
     case DType::Int32:
-    case DType::Int64: return DType::Float64;
+    case DType::Int64:
+    case DType::UInt32:
+    case DType::UInt64: return DType::Float64;
     default: return d;
     }
 }
@@ -327,7 +330,7 @@ std::string formatScalarLiteral(const NDArray& value) {
         const T v = value.data<T>()[0];
         if constexpr (std::is_same_v<T, bool>) return v ? "True" : "False";
         else if constexpr (std::is_floating_point_v<T>) return formatFloat(v);
-        else return std::to_string(static_cast<int64_t>(v));
+        else return std::to_string(+v);  // + promotes 8-bit types; uint64 stays unsigned
     });
 }
 

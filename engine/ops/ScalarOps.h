@@ -85,9 +85,12 @@ namespace scalar_fn {
 
 template <typename T> inline constexpr bool kIsBool = std::is_same_v<T, bool>;
 
-/// Float -> integer conversion as NumPy gives it on x86-64: truncation; NaN and
-/// out-of-range values become the minimum of int32 (int64 for int64), and
-/// narrower targets keep the low bits of that int32. Never undefined behaviour.
+/// Float -> integer conversion as PyTensor's compiled Cast gives it on x86-64:
+/// truncation; NaN and out-of-range values become the minimum of int32 (int64 for
+/// int64), and 8- and 16-bit targets keep the low bits of that int32; uint32 and
+/// uint64 take the truncation when it fits and all ones otherwise (NaN, -1 and
+/// below, too large), as AVX-512's unsigned conversion does. Never undefined
+/// behaviour.
 template <typename To, typename From> inline To convert(From v) {
     if constexpr (std::is_same_v<To, From>) {
         return v;
@@ -95,6 +98,11 @@ template <typename To, typename From> inline To convert(From v) {
         return v != From(0);
     } else if constexpr (std::is_floating_point_v<To> || !std::is_floating_point_v<From>) {
         return static_cast<To>(v);  // int->int wraps (C++20), int/float->float rounds
+    } else if constexpr (std::is_unsigned_v<To> && sizeof(To) >= 4) {
+        // 2^32 or 2^64, exact as a double.
+        constexpr double kLimit = sizeof(To) == 8 ? 18446744073709551616.0 : 4294967296.0;
+        if (!(v > From(-1) && static_cast<double>(v) < kLimit)) return std::numeric_limits<To>::max();
+        return static_cast<To>(v);
     } else if constexpr (sizeof(To) == 8) {
         if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return std::numeric_limits<int64_t>::min();
         return static_cast<To>(v);

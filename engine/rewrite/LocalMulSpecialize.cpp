@@ -51,7 +51,7 @@ public:
         if (m->rest.empty()) return MatchResult::fail("only constants (constant folding's case)");
         if (m->rest.size() > 1 && m->negate && negNodes == 0 && constants == 1)
             return MatchResult::fail("mul(-1, x, y) has no cheaper form");
-        if (m->rest.size() == 1 && m->negate && (out.dtype == DType::UInt8))
+        if (m->rest.size() == 1 && m->negate && isUnsigned(out.dtype))
             return MatchResult::fail("unsigned negation");
         for (Variable* v : m->rest)
             if (v->type().dtype != out.dtype) return MatchResult::fail("a factor has another dtype than the product");

@@ -18,7 +18,7 @@ public:
     MatchResult match(const Node& node, const RewriteOptions&) const override {
         if (rw::plainElemwiseCode(node) != ScalarOpCode::Neg) return MatchResult::fail("not neg");
         const DType d = node.input(0)->type().dtype;
-        if (d == DType::Bool || d == DType::UInt8) return MatchResult::fail("no -1 of an unsigned or bool dtype");
+        if (d == DType::Bool || isUnsigned(d)) return MatchResult::fail("no -1 of an unsigned or bool dtype");
         if (!node.input(0)->type().holdsNumbers() || node.input(0)->type().isScalarType()) return MatchResult::fail("not a tensor");
         return MatchResult::ok(std::make_unique<RewriteMatch>());
     }

@@ -32,6 +32,21 @@ private slots:
         QCOMPARE(out["dtype"].get<std::string>(), std::string("int64"));
     }
 
+    // uint64 beyond int64's range reads and writes exactly; the largest uint32 too.
+    void uint64BeyondInt64IsExactBothWays() {
+        constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+        const json in = json::parse(R"({"dtype": "uint64", "shape": [3], "data": [18446744073709551615, 9223372036854775809, 0]})");
+        const NDArray a = arrayFromJson(in, Type::tensor(DType::UInt64, {3}), "/u");
+        QCOMPARE(a.data<uint64_t>()[0], kMax);
+        QCOMPARE(a.data<uint64_t>()[1], uint64_t{9223372036854775809ull});
+        const json out = arrayToJson(a);
+        QCOMPARE(out["data"][0].get<uint64_t>(), kMax);
+        QCOMPARE(out["data"][1].get<uint64_t>(), uint64_t{9223372036854775809ull});
+        QCOMPARE(out["dtype"].get<std::string>(), std::string("uint64"));
+        const NDArray b = arrayFromJson(json::parse("[4294967295, 0]"), Type::tensor(DType::UInt32, {2}), "/v");
+        QCOMPARE(b.data<uint32_t>()[0], uint32_t{4294967295u});
+    }
+
     // Nested lists keep their shape; floats keep NaN, infinities and signed zeros;
     // a float32 is written as the shortest decimal that reads back as itself.
     void nestedFloatsAndSpecialValues() {
@@ -58,6 +73,9 @@ private slots:
         QTest::newRow("a fraction for int64") << R"([1, 2.5])" << static_cast<int>(DType::Int64) << "/k/1";
         QTest::newRow("300 for uint8") << R"({"dtype": "uint8", "shape": [2], "data": [7, 300]})" << static_cast<int>(DType::UInt8)
                                        << "/k/data/1";
+        QTest::newRow("-1 for uint64") << R"([5, -1])" << static_cast<int>(DType::UInt64) << "/k/1";
+        QTest::newRow("2^32 for uint32") << R"([4294967296])" << static_cast<int>(DType::UInt32) << "/k/0";
+        QTest::newRow("2^64 for uint64") << R"([18446744073709551616])" << static_cast<int>(DType::UInt64) << "/k/0";
         QTest::newRow("2^63 for int64") << R"([9223372036854775808])" << static_cast<int>(DType::Int64) << "/k/0";
         QTest::newRow("a word for float64") << R"([1.0, "many"])" << static_cast<int>(DType::Float64) << "/k/1";
     }
