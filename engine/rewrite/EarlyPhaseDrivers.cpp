@@ -36,7 +36,7 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                    &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(), &localDimshuffleLift(),
                    &localAddCanonizer(),
                    &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localUpcastElemwiseConstantInputs(),
-                   &localExpm1(), &localNegToMul()});
+                   &localExpm1(), &localNegToMul(), &localEagerUselessUnbatchedBlockwise()});
 }
 
 // PyTensor's stabilize (position 1.5, between canonicalize and the loop rewrites):
@@ -46,7 +46,7 @@ std::unique_ptr<GraphPass> makeStabilizeDriver() {
                   {&constantFolding(), &localExpm1(), &localLog1p(), &logSigmToSoftplus(), &log1mSigmToSoftplus(), &local1mSigmoid(),
                    &localLog1pPlusminusExp(), &localLogsoftmax(), &localLogSumExp(), &localLogAddExp(), &logdiffexpToLog1mexpdiff(),
                    &localLogErfc(), &localGradLogErfcNeg(), &localUselessElemwise(), &localFillToAlloc(),
-                   &localDimshuffleLift()});
+                   &localDimshuffleLift(), &localEagerUselessUnbatchedBlockwise()});
 }
 
 // PyTensor's local_fill_to_alloc and local_elemwise_alloc (positions 1.51 and 1.52, after
@@ -66,7 +66,7 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
                    &localUselessElemwise(), &localFillToAlloc(), &localElemwiseAlloc(), &localUselessSpecifyShape(),
                    &localUselessUnbroadcast(), &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(), &localReplaceAdvancedSubtensor(),
-                   &localAdvancedIncSubtensorToAdvancedIncSubtensor1()});
+                   &localAdvancedIncSubtensorToAdvancedIncSubtensor1(), &localEagerUselessUnbatchedBlockwise()});
 }
 
 // PyTensor's uncanonicalize (position 3, after specialize): of its rewrites only

@@ -134,12 +134,14 @@ Variable* fillLike(Rewriter& rw, const NDArray& value, Variable* like) { return 
 
 Variable* allocLike(Rewriter& rw, Variable* value, Variable* like) {
     std::vector<Variable*> ins{value};
-    const Type& t = like->type();
-    for (int d = 0; d < t.ndim(); ++d) {
-        if (t.shape[d] != kUnknownDim) ins.push_back(rw.constant(scalarArray(DType::Int64, t.shape[d])));
-        else ins.push_back(rw.create(makeShapeI(d), {like})->output(0));
-    }
+    for (int d = 0; d < like->type().ndim(); ++d) ins.push_back(dimOf(rw, like, d));
     return rw.create(makeAlloc(), std::move(ins))->output(0);
+}
+
+Variable* dimOf(Rewriter& rw, Variable* v, int d) {
+    const int64_t n = v->type().shape[static_cast<size_t>(d)];
+    if (n != kUnknownDim) return rw.constant(scalarArray(DType::Int64, n));
+    return rw.create(makeShapeI(d), {v})->output(0);
 }
 
 std::optional<Type> elemwiseTypeOf(ScalarOpCode code, const std::vector<Type>& inputs, DType castTo) {

@@ -52,6 +52,9 @@ Variable* asInt64Scalar(Rewriter& rw, Variable* dim);
 Variable* fillLike(Rewriter& rw, const NDArray& value, Variable* like);
 /// Alloc(value, the dims of `like`) as fillLike builds them: `value` broadcast to like's shape.
 Variable* allocLike(Rewriter& rw, Variable* value, Variable* like);
+/// The length of axis `d` of the tensor `v`: an int64 constant where v's static shape
+/// knows it, Shape_i(v) elsewhere.
+Variable* dimOf(Rewriter& rw, Variable* v, int d);
 
 /// Type-only twin of makeElemwiseOf: the output type, or nullopt when the op rejects the inputs.
 std::optional<Type> elemwiseTypeOf(ScalarOpCode code, const std::vector<Type>& inputs,

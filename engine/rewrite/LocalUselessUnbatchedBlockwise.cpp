@@ -4,25 +4,42 @@
 //   Blockwise{MatrixInverse, (m,m)->(m,m)}(A: (4, 4))   -> MatrixInverse(A)
 //   Matmul(x: (1, 3, 4), y: (1, 4, 2))                   -> ExpandDims{axis=0}(Dot(x[0], y[0]))
 // PyTensor runs it late (position 60, after blockwise_inplace), so the inplace
-// forms carry over to the core op.
+// forms carry over to the core op. Its eager twin, local_eager_useless_unbatched_blockwise,
+// does the same in canonicalize, stabilize and specialize for the core ops that have no
+// inplace form and that other rewrites want to see bare: a Matmul of matrices is a Dot
+// before the blas phase, which makes it a Dot22 or a Gemv.
 #include "ops/Blockwise.h"
 #include "ops/DimShuffle.h"
 #include "rewrite/Rewrites.h"
 
+#include <algorithm>
+#include <array>
 #include <numeric>
 
 namespace tl {
 
 namespace {
 
+// PyTensor's local_eager_useless_unbatched_blockwise tracks Blockwise of these core ops.
+constexpr std::array kEagerCores = {OpKind::Dot,       OpKind::Alloc,           OpKind::ARange, OpKind::Subtensor,
+                                    OpKind::AdvancedSubtensor, OpKind::AdvancedIncSubtensor, OpKind::Reshape};
+
 class LocalUselessUnbatchedBlockwise final : public NodeRewrite {
 public:
-    std::string_view name() const override { return "local_useless_unbatched_blockwise"; }
-    std::vector<std::string> tags() const override { return {"fast_run", "fast_compile", "blockwise"}; }
+    explicit LocalUselessUnbatchedBlockwise(bool eager) : m_eager(eager) {}
+    std::string_view name() const override {
+        return m_eager ? "local_eager_useless_unbatched_blockwise" : "local_useless_unbatched_blockwise";
+    }
+    std::vector<std::string> tags() const override {
+        if (m_eager) return {"fast_run", "canonicalize", "stabilize", "specialize"};
+        return {"fast_run", "fast_compile", "blockwise"};
+    }
     std::vector<OpKind> rootKinds() const override { return {OpKind::Blockwise}; }
 
     MatchResult match(const Node& node, const RewriteOptions& options) const override {
         const auto& bw = static_cast<const BlockwiseOp&>(node.op());
+        if (m_eager && std::find(kEagerCores.begin(), kEagerCores.end(), bw.core().kind()) == kEagerCores.end())
+            return MatchResult::fail("its core op waits for the late rewrite (an inplace form may come first)");
         std::vector<const Type*> types;
         for (const Variable* v : node.inputs()) types.push_back(&v->type());
         const int batch = bw.batchNdim(types);
@@ -74,12 +91,20 @@ public:
             rewriter.replace(old->output(static_cast<int>(k)), outs[k]);
         }
     }
+
+private:
+    bool m_eager;
 };
 
 } // namespace
 
 const NodeRewrite& localUselessUnbatchedBlockwise() {
-    static const LocalUselessUnbatchedBlockwise r;
+    static const LocalUselessUnbatchedBlockwise r(false);
+    return r;
+}
+
+const NodeRewrite& localEagerUselessUnbatchedBlockwise() {
+    static const LocalUselessUnbatchedBlockwise r(true);
     return r;
 }
 

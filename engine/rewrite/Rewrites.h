@@ -130,6 +130,17 @@ std::unique_ptr<GraphPass> makeBlockwiseInplace();
 /// local_useless_unbatched_blockwise: a Blockwise without batch dims -> its core op
 /// (phase inplace, after blockwise_inplace and inplace_elemwise, as PyTensor's position 60).
 const NodeRewrite& localUselessUnbatchedBlockwise();
+/// local_eager_useless_unbatched_blockwise: the same for Blockwise of Dot, Alloc, ARange,
+/// Subtensor, AdvancedSubtensor, AdvancedIncSubtensor and Reshape, in canonicalize,
+/// stabilize and specialize (so a Matmul of matrices reaches the blas phase as a Dot).
+const NodeRewrite& localEagerUselessUnbatchedBlockwise();
+/// Phase blas (PyTensor's BlasOpt, position 1.7; docs/rewrites/blas.md): Dot of float
+/// matrices -> Dot22; Dot22 with a static length-1 dim -> Gemv or Ger; Gemv / Ger ->
+/// CGemv / CGer.
+const NodeRewrite& localDotToDot22();
+const NodeRewrite& localDot22ToGerOrGemv();
+const NodeRewrite& useCGemv();
+const NodeRewrite& useCGer();
 /// blas_opt_inplace: Gemm / Gemv / CGemv / Ger / CGer write into their first input (phase inplace).
 std::unique_ptr<GraphPass> makeInplaceBlas();
 // ---- advanced indexing and control flow (docs/rewrites/advanced_indexing.md) ----

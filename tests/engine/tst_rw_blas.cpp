@@ -1,0 +1,178 @@
+// Phase blas (PyTensor's BlasOpt): local_dot_to_dot22, local_dot22_to_ger_or_gemv with
+// local_dimshuffle_lift, use_c_gemv and use_c_ger. Each graph is run before and after
+// the phase on the same inputs; the products it must turn into BLAS calls and the ones
+// it must leave alone side by side.
+#include "TestSuites.h"
+#include "BuildCases.h"
+#include "RewriteCheck.h"
+
+#include "builder/Indexing.h"
+#include "builder/Linalg.h"
+#include "builder/Math.h"
+#include "ops/BlasOps.h"
+#include "rewrite/EquilibriumDriver.h"
+#include "rewrite/Rewrites.h"
+
+#include <QtTest>
+
+using namespace tl;
+using namespace tl::test;
+
+namespace {
+
+// The blas phase as Pipeline::fastRun() runs it.
+Pipeline blasPipeline() {
+    auto driver = [](const char* name, std::vector<const NodeRewrite*> rewrites) {
+        return std::make_unique<EquilibriumDriver>(name, std::vector<std::string>{"fast_run", "blas"}, std::move(rewrites));
+    };
+    std::vector<std::unique_ptr<GraphPass>> list;
+    list.push_back(driver("local_dot_to_dot22", {&localDotToDot22()}));
+    list.push_back(driver("local_gemm_to_gemv", {&localDot22ToGerOrGemv(), &localDimshuffleLift()}));
+    list.push_back(driver("use_c_blas", {&useCGer(), &useCGemv()}));
+    return singlePhase("blas", std::move(list));
+}
+
+Var mat(GraphBuilder& b, const char* name, int64_t m, int64_t n, DType d = DType::Float64) { return b.input(name, d, {m, n}); }
+Var vec(GraphBuilder& b, const char* name, int64_t n, DType d = DType::Float64) { return b.input(name, d, {n}); }
+
+} // namespace
+
+class TestRwBlas : public QObject {
+    Q_OBJECT
+private slots:
+    void blasPhase_data() {
+        QTest::addColumn<BuildFn>("graph");
+        QTest::addColumn<QString>("expected");  // op counts after the phase
+        // ---- become BLAS calls
+        QTest::newRow("matrix product") << BuildFn([](GraphBuilder& b) {
+            return std::vector<Var>{dot(mat(b, "A", 4, 3), mat(b, "B", 3, 5))};
+        }) << "Dot 0, Dot22 1, CGemv 0, CGer 0, DimShuffle 0";
+        QTest::newRow("matrix times vector, as pt.dot builds it") << BuildFn([](GraphBuilder& b) {
+            return std::vector<Var>{squeeze(dot(mat(b, "A", 4, 3), expandDims(vec(b, "v", 3), 1)), {1})};
+        }) << "Dot 0, Dot22 0, CGemv 1, CGer 0, DimShuffle 0";
+        QTest::newRow("vector times matrix") << BuildFn([](GraphBuilder& b) {
+            return std::vector<Var>{squeeze(dot(expandDims(vec(b, "v", 3), 0), mat(b, "B", 3, 5)), {0})};
+        }) << "Dot 0, Dot22 0, CGemv 1, CGer 0, DimShuffle 1";
+        QTest::newRow("inner product") << BuildFn([](GraphBuilder& b) {
+            return std::vector<Var>{dot(expandDims(vec(b, "u", 3), 0), expandDims(vec(b, "v", 3), 1))};
+        }) << "Dot 0, Dot22 0, CGemv 1, CGer 0, DimShuffle 2";  // v as a row, the result as a 1x1
+        QTest::newRow("outer product") << BuildFn([](GraphBuilder& b) {
+            return std::vector<Var>{dot(expandDims(vec(b, "x", 4), 1), expandDims(vec(b, "y", 5), 0))};
+        }) << "Dot 0, Dot22 0, CGemv 0, CGer 1, DimShuffle 0";
+        QTest::newRow("matrix of unknown rows times a column") << BuildFn([](GraphBuilder& b) {
+            Var a = b.input("A", DType::Float64, {kUnknownDim, 3});
+            return std::vector<Var>{exp(dot(a, mat(b, "c", 3, 1)))};
+        }) << "Dot 0, Dot22 0, CGemv 1, CGer 0, DimShuffle 2";  // c as a vector, the result as a column
+        QTest::newRow("float32 matrix times vector") << BuildFn([](GraphBuilder& b) {
+            Var a = mat(b, "A", 4, 3, DType::Float32);
+            return std::vector<Var>{squeeze(dot(a, expandDims(vec(b, "v", 3, DType::Float32), 1)), {1})};
+        }) << "Dot 0, Dot22 0, CGemv 1, CGer 0, DimShuffle 0";
+        // ---- stay as they are
+        QTest::newRow("int64 matrices stay a Dot") << BuildFn([](GraphBuilder& b) {
+            return std::vector<Var>{dot(mat(b, "A", 4, 3, DType::Int64), mat(b, "B", 3, 5, DType::Int64))};
+        }) << "Dot 1, Dot22 0, CGemv 0, CGer 0, DimShuffle 0";
+        QTest::newRow("float32 times float64 stays a Dot") << BuildFn([](GraphBuilder& b) {
+            return std::vector<Var>{dot(mat(b, "A", 4, 3, DType::Float32), mat(b, "B", 3, 5))};
+        }) << "Dot 1, Dot22 0, CGemv 0, CGer 0, DimShuffle 0";
+        QTest::newRow("an unknown length is not a vector") << BuildFn([](GraphBuilder& b) {
+            return std::vector<Var>{dot(mat(b, "A", 4, 3), b.input("B", DType::Float64, {3, kUnknownDim}))};
+        }) << "Dot 0, Dot22 1, CGemv 0, CGer 0, DimShuffle 0";
+    }
+    void blasPhase() {
+        QFETCH(BuildFn, graph);
+        QFETCH(QString, expected);
+        // float32 sums in another order through Gemv than through a matrix product.
+        const std::unique_ptr<Graph> g = buildGraph(graph);
+        const double rtol = g->outputs()[0]->type().dtype == DType::Float32 ? 1e-5 : 1e-12;
+        RewriteOutcome r = rewriteAndCompare(*g, blasPipeline(), {}, 1, rtol);
+        QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
+        QString got;
+        for (auto [kind, name] : {std::pair{OpKind::Dot, "Dot"}, {OpKind::Dot22, "Dot22"}, {OpKind::CGemv, "CGemv"},
+                                  {OpKind::CGer, "CGer"}, {OpKind::DimShuffle, "DimShuffle"}})
+            got += QString(got.isEmpty() ? "" : ", ") + name + " " + QString::number(countOps(*r.after, kind));
+        QCOMPARE(got, expected);
+        QCOMPARE(countOps(*r.after, OpKind::Gemv) + countOps(*r.after, OpKind::Ger), 0);  // all in their C form
+    }
+
+    // use_c_gemv and use_c_ger keep the inplace flag and the inputs; only floats.
+    void cNames() {
+        GraphBuilder b;
+        Var y = exp(vec(b, "y", 4));
+        Var g = b.apply1(makeGemv(false, false), {y, b.constant(0.5), mat(b, "A", 4, 3), vec(b, "x", 3), b.constant(2.0)});
+        Var a = exp(mat(b, "M", 4, 3));
+        Var r = b.apply1(makeGer(false, false), {a, b.constant(1.5), vec(b, "p", 4), vec(b, "q", 3)});
+        RewriteOutcome out = rewriteAndCompare(*b.finish({g, r}), singleRewrite(useCGemv()));
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(countOps(*out.after, OpKind::CGemv), 1);
+        QCOMPARE(countOps(*out.after, OpKind::Gemv), 0);
+        QCOMPARE(countOps(*out.after, OpKind::Ger), 1);  // use_c_gemv leaves Ger alone
+        RewriteOutcome both = rewriteAndCompare(*out.after, singleRewrite(useCGer()));
+        QVERIFY2(both.mismatch.empty(), both.mismatch.c_str());
+        QCOMPARE(countOps(*both.after, OpKind::CGer), 1);
+        for (const Node* n : both.after->nodes())
+            if (n->kind() == OpKind::CGemv || n->kind() == OpKind::CGer) QVERIFY(!static_cast<const BlasOp&>(n->op()).inPlace());
+    }
+
+    // local_eager_useless_unbatched_blockwise: a Matmul of matrices is a Dot in
+    // canonicalize already; a Blockwise of an op with an inplace form, or with a batch,
+    // waits.
+    void eagerUnbatchedBlockwise_data() {
+        QTest::addColumn<BuildFn>("graph");
+        QTest::addColumn<bool>("fires");
+        QTest::newRow("Matmul of two matrices") << BuildFn([](GraphBuilder& b) {
+            return std::vector<Var>{matmul(mat(b, "A", 4, 3), mat(b, "B", 3, 2))};
+        }) << true;
+        QTest::newRow("Matmul with a batch of length 1") << BuildFn([](GraphBuilder& b) {
+            return std::vector<Var>{matmul(b.input("A", DType::Float64, {1, 4, 3}), b.input("B", DType::Float64, {1, 3, 2}))};
+        }) << true;
+        QTest::newRow("Matmul with a batch of 2") << BuildFn([](GraphBuilder& b) {
+            return std::vector<Var>{matmul(b.input("A", DType::Float64, {2, 4, 3}), mat(b, "B", 3, 2))};
+        }) << false;
+        QTest::newRow("an unbatched Solve waits for its inplace form") << BuildFn([](GraphBuilder& b) {
+            Var a = exp(mat(b, "A", 3, 3)) * 0.1 + b.constant(NDArray::fromVector(DType::Float64, {3, 3}, {3, 0, 0, 0, 3, 0, 0, 0, 3}));
+            return std::vector<Var>{linalg::solve(a, mat(b, "c", 3, 2), "gen", false, false, 2)};
+        }) << false;
+    }
+    void eagerUnbatchedBlockwise() {
+        QFETCH(BuildFn, graph);
+        QFETCH(bool, fires);
+        const std::unique_ptr<Graph> g = buildGraph(graph);
+        QCOMPARE(countOps(*g, OpKind::Blockwise), 1);
+        RewriteOutcome r = rewriteAndCompare(*g, singleRewrite(localEagerUselessUnbatchedBlockwise()));
+        QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
+        QCOMPARE(countOps(*r.after, OpKind::Blockwise), fires ? 0 : 1);
+        QCOMPARE(countOps(*r.after, OpKind::Dot), fires ? 1 : 0);
+    }
+
+    // The whole pipeline on pt.dot(A, v) and A @ B: the graphs PyTensor compiles.
+    void pipelineMakesPyTensorsCalls() {
+        GraphBuilder b;
+        Var a = mat(b, "A", 5, 3);
+        Var mv = squeeze(dot(a, expandDims(vec(b, "v", 3), 1)), {1});
+        Var mm = matmul(a, mat(b, "B", 3, 4));
+        RewriteOutcome r = rewriteAndCompare(*b.finish({exp(mv), exp(mm)}), Pipeline::fastRun());
+        QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
+        QCOMPARE(countOps(*r.after, OpKind::CGemv), 1);
+        QCOMPARE(countOps(*r.after, OpKind::Dot22), 1);
+        QCOMPARE(countOps(*r.after, OpKind::Dot) + countOps(*r.after, OpKind::Blockwise), 0);
+        for (const Node* n : r.after->nodes())
+            if (n->kind() == OpKind::CGemv) QCOMPARE(QString::fromStdString(n->op().name()), QString("CGemv{inplace}"));
+    }
+
+    // What each rewrite says when it does not fire, for the GUI's explanations.
+    void reasons() {
+        GraphBuilder b;
+        Var d = dot(mat(b, "A", 4, 3, DType::Int64), mat(b, "B", 3, 5, DType::Int64));
+        auto g = b.finish({d});
+        const Node* dotNode = g->outputs()[0]->owner();
+        QCOMPARE(std::string(localDotToDot22().match(*dotNode, {}).whyNot()), std::string("not a float product"));
+        GraphBuilder c;
+        Var p = dot22(mat(c, "A", 4, 3), mat(c, "B", 3, 5));
+        auto h = c.finish({p});
+        QCOMPARE(std::string(localDot22ToGerOrGemv().match(*h->outputs()[0]->owner(), {}).whyNot()),
+                 std::string("no dimension of static length 1 makes it a vector product"));
+    }
+};
+
+TL_TEST_SUITE(TestRwBlas)
+#include "tst_rw_blas.moc"
