@@ -66,7 +66,8 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
                    &localUselessElemwise(), &localFillToAlloc(), &localElemwiseAlloc(), &localUselessSpecifyShape(),
                    &localUselessUnbroadcast(), &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(), &localReplaceAdvancedSubtensor(),
-                   &localAdvancedIncSubtensorToAdvancedIncSubtensor1(), &localEagerUselessUnbatchedBlockwise()});
+                   &localAdvancedIncSubtensorToAdvancedIncSubtensor1(), &localEagerUselessUnbatchedBlockwise(),
+                   &specializeMatmulToBatchedDot()});
 }
 
 // PyTensor's uncanonicalize (position 3, after specialize): of its rewrites only

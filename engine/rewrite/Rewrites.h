@@ -141,6 +141,8 @@ const NodeRewrite& localDotToDot22();
 const NodeRewrite& localDot22ToGerOrGemv();
 const NodeRewrite& useCGemv();
 const NodeRewrite& useCGer();
+/// specialize_matmul_to_batched_dot: a Matmul whose batch dims do not broadcast -> BatchedDot (specialize).
+const NodeRewrite& specializeMatmulToBatchedDot();
 /// blas_opt_inplace: Gemm / Gemv / CGemv / Ger / CGer write into their first input (phase inplace).
 std::unique_ptr<GraphPass> makeInplaceBlas();
 // ---- advanced indexing and control flow (docs/rewrites/advanced_indexing.md) ----

@@ -144,6 +144,40 @@ private slots:
         QCOMPARE(countOps(*r.after, OpKind::Dot), fires ? 1 : 0);
     }
 
+    // specialize_matmul_to_batched_dot: one BatchedDot where no batch dim broadcasts,
+    // more than one batch dim raveled into one and back.
+    void matmulToBatchedDot_data() {
+        QTest::addColumn<BuildFn>("graph");
+        QTest::addColumn<QString>("expected");  // BatchedDot, Reshape, Blockwise after
+        auto t = [](GraphBuilder& b, const char* name, StaticShape s) { return b.input(name, DType::Float64, std::move(s)); };
+        QTest::newRow("one batch dim") << BuildFn([t](GraphBuilder& b) {
+            return std::vector<Var>{matmul(t(b, "x", {5, 4, 3}), t(b, "y", {5, 3, 2}))};
+        }) << "1 0 0";
+        QTest::newRow("one batch dim of unknown length") << BuildFn([t](GraphBuilder& b) {
+            return std::vector<Var>{matmul(t(b, "x", {kUnknownDim, 4, 3}), t(b, "y", {kUnknownDim, 3, 2}))};
+        }) << "1 0 0";
+        QTest::newRow("two batch dims: raveled and back") << BuildFn([t](GraphBuilder& b) {
+            return std::vector<Var>{matmul(t(b, "x", {2, 3, 4, 3}), t(b, "y", {2, 3, 3, 5}))};
+        }) << "1 3 0";
+        QTest::newRow("a batch dim of 1 broadcasts: stays") << BuildFn([t](GraphBuilder& b) {
+            return std::vector<Var>{matmul(t(b, "x", {1, 4, 3}), t(b, "y", {6, 3, 2}))};
+        }) << "0 0 1";
+        QTest::newRow("a matrix against a batch: stays") << BuildFn([t](GraphBuilder& b) {
+            return std::vector<Var>{matmul(t(b, "x", {4, 3}), t(b, "y", {6, 3, 2}))};
+        }) << "0 0 1";
+    }
+    void matmulToBatchedDot() {
+        QFETCH(BuildFn, graph);
+        QFETCH(QString, expected);
+        RewriteOutcome r = rewriteAndCompare(*buildGraph(graph), singleRewrite(specializeMatmulToBatchedDot()));
+        QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
+        QCOMPARE(QString("%1 %2 %3")
+                     .arg(countOps(*r.after, OpKind::BatchedDot))
+                     .arg(countOps(*r.after, OpKind::Reshape))
+                     .arg(countOps(*r.after, OpKind::Blockwise)),
+                 expected);
+    }
+
     // The whole pipeline on pt.dot(A, v) and A @ B: the graphs PyTensor compiles.
     void pipelineMakesPyTensorsCalls() {
         GraphBuilder b;
