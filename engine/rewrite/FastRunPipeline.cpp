@@ -26,6 +26,7 @@ std::vector<std::unique_ptr<GraphPass>> blasPasses() {
     };
     return passList(driver("local_dot_to_dot22", {&localDotToDot22()}),
                     driver("local_gemm_to_gemv", {&localDot22ToGerOrGemv(), &localDimshuffleLift()}),
+                    driver("local_dot22_to_dot22scalar", {&localDot22ToDot22Scalar()}),
                     driver("use_c_blas", {&useCGer(), &useCGemv()}));
 }
 } // namespace

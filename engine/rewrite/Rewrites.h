@@ -135,10 +135,11 @@ const NodeRewrite& localUselessUnbatchedBlockwise();
 /// stabilize and specialize (so a Matmul of matrices reaches the blas phase as a Dot).
 const NodeRewrite& localEagerUselessUnbatchedBlockwise();
 /// Phase blas (PyTensor's BlasOpt, position 1.7; docs/rewrites/blas.md): Dot of float
-/// matrices -> Dot22; Dot22 with a static length-1 dim -> Gemv or Ger; Gemv / Ger ->
-/// CGemv / CGer.
+/// matrices -> Dot22; Dot22 with a static length-1 dim -> Gemv or Ger; a scalar times a
+/// Dot22 -> Dot22Scalar; Gemv / Ger -> CGemv / CGer.
 const NodeRewrite& localDotToDot22();
 const NodeRewrite& localDot22ToGerOrGemv();
+const NodeRewrite& localDot22ToDot22Scalar();
 const NodeRewrite& useCGemv();
 const NodeRewrite& useCGer();
 /// specialize_matmul_to_batched_dot: a Matmul whose batch dims do not broadcast -> BatchedDot (specialize).

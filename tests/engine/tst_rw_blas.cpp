@@ -10,7 +10,9 @@
 #include "builder/Linalg.h"
 #include "builder/Math.h"
 #include "ops/BlasOps.h"
+#include "ops/Elemwise.h"
 #include "rewrite/EquilibriumDriver.h"
+#include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
 
 #include <QtTest>
@@ -28,6 +30,7 @@ Pipeline blasPipeline() {
     std::vector<std::unique_ptr<GraphPass>> list;
     list.push_back(driver("local_dot_to_dot22", {&localDotToDot22()}));
     list.push_back(driver("local_gemm_to_gemv", {&localDot22ToGerOrGemv(), &localDimshuffleLift()}));
+    list.push_back(driver("local_dot22_to_dot22scalar", {&localDot22ToDot22Scalar()}));
     list.push_back(driver("use_c_blas", {&useCGer(), &useCGemv()}));
     return singlePhase("blas", std::move(list));
 }
@@ -191,6 +194,46 @@ private slots:
         QCOMPARE(countOps(*r.after, OpKind::Dot) + countOps(*r.after, OpKind::Blockwise), 0);
         for (const Node* n : r.after->nodes())
             if (n->kind() == OpKind::CGemv) QCOMPARE(QString::fromStdString(n->op().name()), QString("CGemv{inplace}"));
+    }
+
+    // local_dot22_to_dot22scalar: the first scalar factor the product's dtype holds goes
+    // into the BLAS call; other factors stay in a mul.
+    void dot22Scalar_data() {
+        QTest::addColumn<BuildFn>("graph");
+        QTest::addColumn<QString>("expected");  // Dot22Scalar, Dot22, Mul left
+        QTest::newRow("2.5 * (A @ B)") << BuildFn([](GraphBuilder& b) {
+            return std::vector<Var>{b.constant(2.5) * dot22(mat(b, "A", 4, 3), mat(b, "B", 3, 5))};
+        }) << "1 0 0";
+        QTest::newRow("mul(A @ B, s[None, None], Z): Z stays a factor") << BuildFn([](GraphBuilder& b) {
+            Var s = dimshuffle(b.input("s", DType::Float64, {}), {-1, -1});
+            Var p = dot22(mat(b, "A", 4, 3), mat(b, "B", 3, 5));
+            return std::vector<Var>{b.apply1(makeElemwise(ScalarOpCode::Mul), {p, s, mat(b, "Z", 4, 5)})};
+        }) << "1 0 1";
+        QTest::newRow("an int64 scalar into a float64 product") << BuildFn([](GraphBuilder& b) {
+            Var k = b.input("k", DType::Int64, {1, 1});
+            return std::vector<Var>{dot22(mat(b, "A", 4, 3), mat(b, "B", 3, 5)) * k};
+        }) << "1 0 0";
+        QTest::newRow("a float64 scalar stays out of a float32 product") << BuildFn([](GraphBuilder& b) {
+            Var p = dot22(mat(b, "A", 4, 3, DType::Float32), mat(b, "B", 3, 5, DType::Float32));
+            return std::vector<Var>{p * b.input("s", DType::Float64, {})};
+        }) << "0 1 1";
+        QTest::newRow("a row is no scalar") << BuildFn([](GraphBuilder& b) {
+            return std::vector<Var>{dot22(mat(b, "A", 4, 3), mat(b, "B", 3, 5)) * mat(b, "r", 1, 5)};
+        }) << "0 1 1";
+        QTest::newRow("a sum of a product is no product") << BuildFn([](GraphBuilder& b) {
+            return std::vector<Var>{dot22(mat(b, "A", 4, 3), mat(b, "B", 3, 5)) + b.constant(2.5)};
+        }) << "0 1 0";
+    }
+    void dot22Scalar() {
+        QFETCH(BuildFn, graph);
+        QFETCH(QString, expected);
+        RewriteOutcome r = rewriteAndCompare(*buildGraph(graph), singleRewrite(localDot22ToDot22Scalar()));
+        QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
+        int muls = 0;
+        for (const Node* n : r.after->nodes())
+            if (rw::plainElemwiseCode(*n) == ScalarOpCode::Mul) ++muls;
+        QCOMPARE(QString("%1 %2 %3").arg(countOps(*r.after, OpKind::Dot22Scalar)).arg(countOps(*r.after, OpKind::Dot22)).arg(muls),
+                 expected);
     }
 
     // What each rewrite says when it does not fire, for the GUI's explanations.
