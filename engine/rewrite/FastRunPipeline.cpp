@@ -18,18 +18,20 @@ std::unique_ptr<GraphPass> makeCareduceFusionDriver() {
     return std::make_unique<EquilibriumDriver>("local_careduce_fusion", std::vector<std::string>{"fast_run", "fusion"},
                                                std::vector<const NodeRewrite*>{&localCareduceFusion()});
 }
+} // namespace
+
 // PyTensor's BlasOpt (position 1.7, between stabilize and specialize): each product
 // as the BLAS call that computes it, then the C backend's names for them.
-std::vector<std::unique_ptr<GraphPass>> blasPasses() {
+std::vector<std::unique_ptr<GraphPass>> makeBlasPasses() {
     auto driver = [](const char* name, std::vector<const NodeRewrite*> rewrites) {
         return std::make_unique<EquilibriumDriver>(name, std::vector<std::string>{"fast_run", "blas"}, std::move(rewrites));
     };
-    return passList(driver("local_dot_to_dot22", {&localDotToDot22()}),
-                    driver("local_gemm_to_gemv", {&localDot22ToGerOrGemv(), &localDimshuffleLift()}),
+    return passList(driver("local_dot_to_dot22", {&localDotToDot22()}), makeGemmOptimizer(),
+                    driver("local_gemm_to_gemv",
+                           {&localGemmToGemv(), &localGemmToGer(), &localDot22ToGerOrGemv(), &localDimshuffleLift()}),
                     driver("local_dot22_to_dot22scalar", {&localDot22ToDot22Scalar()}),
                     driver("use_c_blas", {&useCGer(), &useCGemv()}));
 }
-} // namespace
 
 Pipeline Pipeline::fastRun() {
     Pipeline p;
@@ -56,7 +58,7 @@ Pipeline Pipeline::fastRun() {
     p.addPhase("scan_save_mem", passList(std::make_unique<EquilibriumDriver>(
         "scan_save_mem", std::vector<std::string>{"fast_run", "scan", "scan_save_mem"},
         std::vector<const NodeRewrite*>{&scanSaveMem()})));
-    p.addPhase("blas", blasPasses());
+    p.addPhase("blas", makeBlasPasses());
     p.addPhase("specialize", passList(makeSpecializeDriver()));
     p.addPhase("uncanonicalize", passList(makeUncanonicalizeDriver()));
     p.addPhase("fusion", passList(makeElemwiseFusion(), makeCareduceFusionDriver(), makeScanInnerRewrites(InnerRewriteStage::Late)));
@@ -78,7 +80,7 @@ Pipeline Pipeline::innerGraph() {
     p.addPhase("canonicalize", passList(makeCanonicalizeDriver(), makeMergePass()), 1);
     p.addPhase("stabilize", passList(makeStabilizeDriver()));  // loop bodies are compiled in FAST_RUN too
     p.addPhase("fill_to_alloc", passList(makeFillToAllocDriver(), makeElemwiseAllocDriver()));
-    p.addPhase("blas", blasPasses());
+    p.addPhase("blas", makeBlasPasses());
     p.addPhase("fusion", passList(makeElemwiseFusion(), makeCareduceFusionDriver(),
                                   makeScanInnerRewrites(InnerRewriteStage::Late)));  // nested loops
     return p;

@@ -73,7 +73,7 @@ public:
         const auto& m = static_cast<const Dot22ScalarMatch&>(match);
         const Node& dot = *node.input(m.dotIndex)->owner();
         Variable* a = m.scalar;
-        if (a->type().ndim() > 0) a = rw.create(makeDimShuffle(a->type().ndim(), {}), {a})->output(0);
+        if (a->type().ndim() > 0) a = rw::dimShuffle(rw, a, {});
         a = rw::castTo(rw, a, dot.output(0)->type().dtype);
         Variable* scaled = rw.create(makeDot22Scalar(), {dot.input(0), dot.input(1), a})->output(0);
         std::vector<Variable*> rest;

@@ -51,9 +51,7 @@ public:
         Variable* y = node.input(1);
         const DType dtype = x->type().dtype;
         Variable* one = rw.constant(rw::scalarArray(dtype, 1));
-        auto shuffle = [&](Variable* v, std::vector<int> order) {
-            return rw.create(makeDimShuffle(v->type().ndim(), std::move(order)), {v})->output(0);
-        };
+        auto shuffle = [&](Variable* v, std::vector<int> order) { return rw::dimShuffle(rw, v, std::move(order)); };
         auto gemv = [&](Variable* length, Variable* a, Variable* v) {
             Variable* empty = rw.create(makeAllocEmpty(dtype), {length})->output(0);
             Variable* zero = rw.constant(rw::scalarArray(dtype, 0));

@@ -100,6 +100,10 @@ Variable* makeElemwiseOf(Rewriter& rw, ScalarOpCode code, std::vector<Variable*>
     return rw.create(makeElemwise(code, castTo), std::move(inputs))->output(0);
 }
 
+Variable* dimShuffle(Rewriter& rw, Variable* v, std::vector<int> order) {
+    return rw.create(makeDimShuffle(v->type().ndim(), std::move(order)), {v})->output(0);
+}
+
 Variable* castTo(Rewriter& rw, Variable* v, DType dtype) {
     if (v->type().dtype == dtype) return v;
     if (v->isConstant() && !v->type().isScalarType()) return rw.constant(v->constantValue().astype(dtype));

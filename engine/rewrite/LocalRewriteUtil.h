@@ -42,6 +42,8 @@ Variable* expandLeft(Rewriter& rw, Variable* v, int ndim);
 /// Elemwise `code` of `inputs`, lower-rank inputs expanded first.
 Variable* makeElemwiseOf(Rewriter& rw, ScalarOpCode code, std::vector<Variable*> inputs,
                          DType castTo = DType::Float64);
+/// DimShuffle{order}(v): `order` lists v's axes to keep, -1 for a new length-1 axis.
+Variable* dimShuffle(Rewriter& rw, Variable* v, std::vector<int> order);
 /// `v` cast to `dtype` (v itself when it already has it).
 Variable* castTo(Rewriter& rw, Variable* v, DType dtype);
 /// A 0-d int64 tensor holding the 0-d integer `dim` (a constant, a cast, or a

@@ -135,9 +135,15 @@ const NodeRewrite& localUselessUnbatchedBlockwise();
 /// stabilize and specialize (so a Matmul of matrices reaches the blas phase as a Dot).
 const NodeRewrite& localEagerUselessUnbatchedBlockwise();
 /// Phase blas (PyTensor's BlasOpt, position 1.7; docs/rewrites/blas.md): Dot of float
-/// matrices -> Dot22; Dot22 with a static length-1 dim -> Gemv or Ger; a scalar times a
-/// Dot22 -> Dot22Scalar; Gemv / Ger -> CGemv / CGer.
+/// matrices -> Dot22; a sum with a Dot22 term -> Gemm; Gemm or Dot22 with a static
+/// length-1 dim -> Gemv or Ger; a scalar times a Dot22 -> Dot22Scalar; Gemv / Ger ->
+/// CGemv / CGer. The phase's passes in order, as the outer and inner pipelines run them:
+std::vector<std::unique_ptr<GraphPass>> makeBlasPasses();
 const NodeRewrite& localDotToDot22();
+/// gemm_optimizer: s*z + t*Dot22(x, y) (+ other terms) -> Gemm(z, t, x, y, s) (+ them).
+std::unique_ptr<GraphPass> makeGemmOptimizer();
+const NodeRewrite& localGemmToGemv();
+const NodeRewrite& localGemmToGer();
 const NodeRewrite& localDot22ToGerOrGemv();
 const NodeRewrite& localDot22ToDot22Scalar();
 const NodeRewrite& useCGemv();

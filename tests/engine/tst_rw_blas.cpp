@@ -23,17 +23,7 @@ using namespace tl::test;
 namespace {
 
 // The blas phase as Pipeline::fastRun() runs it.
-Pipeline blasPipeline() {
-    auto driver = [](const char* name, std::vector<const NodeRewrite*> rewrites) {
-        return std::make_unique<EquilibriumDriver>(name, std::vector<std::string>{"fast_run", "blas"}, std::move(rewrites));
-    };
-    std::vector<std::unique_ptr<GraphPass>> list;
-    list.push_back(driver("local_dot_to_dot22", {&localDotToDot22()}));
-    list.push_back(driver("local_gemm_to_gemv", {&localDot22ToGerOrGemv(), &localDimshuffleLift()}));
-    list.push_back(driver("local_dot22_to_dot22scalar", {&localDot22ToDot22Scalar()}));
-    list.push_back(driver("use_c_blas", {&useCGer(), &useCGemv()}));
-    return singlePhase("blas", std::move(list));
-}
+Pipeline blasPipeline() { return singlePhase("blas", makeBlasPasses()); }
 
 Var mat(GraphBuilder& b, const char* name, int64_t m, int64_t n, DType d = DType::Float64) { return b.input(name, d, {m, n}); }
 Var vec(GraphBuilder& b, const char* name, int64_t n, DType d = DType::Float64) { return b.input(name, d, {n}); }
