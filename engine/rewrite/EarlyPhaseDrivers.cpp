@@ -36,7 +36,7 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                    &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(), &localDimshuffleLift(),
                    &localAddCanonizer(),
                    &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localUpcastElemwiseConstantInputs(),
-                   &localExpm1(), &localNegToMul(), &localEagerUselessUnbatchedBlockwise()});
+                   &localExpm1(), &localNegToMul(), &localBatchedMatmulToCoreMatmul(), &localEagerUselessUnbatchedBlockwise()});
 }
 
 // PyTensor's stabilize (position 1.5, between canonicalize and the loop rewrites):
@@ -66,8 +66,8 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
                    &localUselessElemwise(), &localFillToAlloc(), &localElemwiseAlloc(), &localUselessSpecifyShape(),
                    &localUselessUnbroadcast(), &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(), &localReplaceAdvancedSubtensor(),
-                   &localAdvancedIncSubtensorToAdvancedIncSubtensor1(), &localEagerUselessUnbatchedBlockwise(),
-                   &specializeMatmulToBatchedDot()});
+                   &localAdvancedIncSubtensorToAdvancedIncSubtensor1(), &localBatchedMatmulToCoreMatmulWithReshape(),
+                   &localEagerUselessUnbatchedBlockwise(), &specializeMatmulToBatchedDot()});
 }
 
 // PyTensor's uncanonicalize (position 3, after specialize): of its rewrites only

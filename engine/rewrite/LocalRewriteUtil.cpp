@@ -2,6 +2,8 @@
 
 #include "ops/Alloc.h"
 #include "ops/DimShuffle.h"
+#include "ops/MakeVector.h"
+#include "ops/Reshape.h"
 #include "ops/Elemwise.h"
 #include "ops/Shape.h"
 #include "ops/TensorScalar.h"
@@ -102,6 +104,12 @@ Variable* makeElemwiseOf(Rewriter& rw, ScalarOpCode code, std::vector<Variable*>
 
 Variable* dimShuffle(Rewriter& rw, Variable* v, std::vector<int> order) {
     return rw.create(makeDimShuffle(v->type().ndim(), std::move(order)), {v})->output(0);
+}
+
+Variable* reshapeTo(Rewriter& rw, Variable* v, std::vector<Variable*> dims) {
+    const int n = static_cast<int>(dims.size());
+    Variable* shape = rw.create(makeMakeVector(DType::Int64), std::move(dims))->output(0);
+    return rw.create(makeReshape(n), {v, shape})->output(0);
 }
 
 Variable* castTo(Rewriter& rw, Variable* v, DType dtype) {

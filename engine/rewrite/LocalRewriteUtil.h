@@ -44,6 +44,8 @@ Variable* makeElemwiseOf(Rewriter& rw, ScalarOpCode code, std::vector<Variable*>
                          DType castTo = DType::Float64);
 /// DimShuffle{order}(v): `order` lists v's axes to keep, -1 for a new length-1 axis.
 Variable* dimShuffle(Rewriter& rw, Variable* v, std::vector<int> order);
+/// Reshape(v, MakeVector(dims)): `dims` are 0-d int64 values, one of them -1 at most.
+Variable* reshapeTo(Rewriter& rw, Variable* v, std::vector<Variable*> dims);
 /// `v` cast to `dtype` (v itself when it already has it).
 Variable* castTo(Rewriter& rw, Variable* v, DType dtype);
 /// A 0-d int64 tensor holding the 0-d integer `dim` (a constant, a cast, or a

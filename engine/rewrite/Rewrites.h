@@ -148,6 +148,12 @@ const NodeRewrite& localDot22ToGerOrGemv();
 const NodeRewrite& localDot22ToDot22Scalar();
 const NodeRewrite& useCGemv();
 const NodeRewrite& useCGer();
+/// local_batched_matmul_to_core_matmul: batch dims of a Matmul that only one input has
+/// move into that input's rows or columns, one matrix product for the batch
+/// (canonicalize: a single axis into a row x or a column y; the _with_reshape variant,
+/// specialize: any, joined to m or n by a Reshape).
+const NodeRewrite& localBatchedMatmulToCoreMatmul();
+const NodeRewrite& localBatchedMatmulToCoreMatmulWithReshape();
 /// specialize_matmul_to_batched_dot: a Matmul whose batch dims do not broadcast -> BatchedDot (specialize).
 const NodeRewrite& specializeMatmulToBatchedDot();
 /// blas_opt_inplace: Gemm / Gemv / CGemv / Ger / CGer write into their first input (phase inplace).

@@ -8,8 +8,6 @@
 // would need that input copied to the full batch.
 #include "ops/BlasOps.h"
 #include "ops/Blockwise.h"
-#include "ops/MakeVector.h"
-#include "ops/Reshape.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
 
@@ -44,11 +42,7 @@ public:
             rw.replace(node.output(0), rw.create(makeBatchedDot(), {x, y})->output(0));
             return;
         }
-        auto reshape = [&](Variable* v, std::vector<Variable*> dims) {
-            const int n = static_cast<int>(dims.size());
-            Variable* shape = rw.create(makeMakeVector(DType::Int64), std::move(dims))->output(0);
-            return rw.create(makeReshape(n), {v, shape})->output(0);
-        };
+        auto reshape = [&](Variable* v, std::vector<Variable*> dims) { return rw::reshapeTo(rw, v, std::move(dims)); };
         Variable* minusOne = rw.constant(rw::scalarArray(DType::Int64, -1));
         Variable* x3 = reshape(x, {minusOne, rw::dimOf(rw, x, nd - 2), rw::dimOf(rw, x, nd - 1)});
         Variable* y3 = reshape(y, {minusOne, rw::dimOf(rw, y, nd - 2), rw::dimOf(rw, y, nd - 1)});

@@ -171,6 +171,48 @@ private slots:
                  expected);
     }
 
+    // local_batched_matmul_to_core_matmul (canonicalize) and its _with_reshape variant
+    // (specialize): a batch dim only one input has goes into that input's rows or
+    // columns; with local_eager_useless_unbatched_blockwise after, a product without
+    // batch dims left is one Dot.
+    void batchedMatmulToCore_data() {
+        QTest::addColumn<BuildFn>("graph");
+        QTest::addColumn<bool>("withReshape");
+        QTest::addColumn<QString>("expected");  // Blockwise, Dot, Reshape after
+        auto t = [](GraphBuilder& b, const char* name, StaticShape s) { return b.input(name, DType::Float64, std::move(s)); };
+        auto both = [t](StaticShape xs, StaticShape ys) {
+            return BuildFn([t, xs, ys](GraphBuilder& b) { return std::vector<Var>{matmul(t(b, "x", xs), t(b, "y", ys))}; });
+        };
+        QTest::newRow("rows of x: no reshape") << both({4, 1, 3}, {1, 3, 5}) << false << "0 1 0";
+        QTest::newRow("columns of y: no reshape") << both({1, 4, 3}, {6, 3, 1}) << false << "0 1 0";
+        QTest::newRow("a batch of matrices times a matrix: waits for specialize") << both({4, 2, 3}, {1, 3, 5}) << false << "1 0 0";
+        QTest::newRow("a batch of matrices times a matrix") << both({4, 2, 3}, {1, 3, 5}) << true << "0 1 2";
+        QTest::newRow("a matrix times a batch of matrices") << both({1, 4, 3}, {6, 3, 5}) << true << "0 1 2";
+        QTest::newRow("two batch dims of x") << both({2, 3, 4, 3}, {1, 1, 3, 5}) << true << "0 1 2";
+        QTest::newRow("one batch dim each side") << both({2, 1, 4, 3}, {1, 6, 3, 5}) << true << "0 1 3";
+        QTest::newRow("a shared batch dim stays a batch") << both({2, 5, 4, 3}, {1, 5, 3, 2}) << true << "1 0 2";
+        QTest::newRow("a row x of unknown batch length") << both({kUnknownDim, 1, 3}, {1, 3, 5}) << false << "0 1 0";
+        QTest::newRow("the same batch dims: stays") << both({5, 4, 3}, {5, 3, 2}) << true << "1 0 0";
+        QTest::newRow("unknown batch lengths on both: stays") << both({kUnknownDim, 4, 3}, {kUnknownDim, 3, 2}) << true << "1 0 0";
+    }
+    void batchedMatmulToCore() {
+        QFETCH(BuildFn, graph);
+        QFETCH(bool, withReshape);
+        QFETCH(QString, expected);
+        const NodeRewrite& rewrite = withReshape ? localBatchedMatmulToCoreMatmulWithReshape() : localBatchedMatmulToCoreMatmul();
+        std::vector<std::unique_ptr<GraphPass>> passes;
+        passes.push_back(std::make_unique<EquilibriumDriver>(
+            std::string(rewrite.name()), std::vector<std::string>{"fast_run"},
+            std::vector<const NodeRewrite*>{&rewrite, &localEagerUselessUnbatchedBlockwise()}));
+        RewriteOutcome r = rewriteAndCompare(*buildGraph(graph), singlePhase("specialize", std::move(passes)));
+        QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
+        QCOMPARE(QString("%1 %2 %3")
+                     .arg(countOps(*r.after, OpKind::Blockwise))
+                     .arg(countOps(*r.after, OpKind::Dot))
+                     .arg(countOps(*r.after, OpKind::Reshape)),
+                 expected);
+    }
+
     // The whole pipeline on pt.dot(A, v) and A @ B: the graphs PyTensor compiles.
     void pipelineMakesPyTensorsCalls() {
         GraphBuilder b;
