@@ -36,7 +36,8 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                    &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(), &localDimshuffleLift(),
                    &localAddCanonizer(),
                    &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localUpcastElemwiseConstantInputs(),
-                   &localExpm1(), &localNegToMul(), &localBatchedMatmulToCoreMatmul(), &localEagerUselessUnbatchedBlockwise()});
+                   &localExpm1(), &localNegToMul(), &localBatchedMatmulToCoreMatmul(),
+                   &localEagerUselessUnbatchedBlockwise(), &localDotToMul()});
 }
 
 // PyTensor's stabilize (position 1.5, between canonicalize and the loop rewrites):
@@ -67,7 +68,7 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
                    &localUselessUnbroadcast(), &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(), &localReplaceAdvancedSubtensor(),
                    &localAdvancedIncSubtensorToAdvancedIncSubtensor1(), &localBatchedMatmulToCoreMatmulWithReshape(),
-                   &localEagerUselessUnbatchedBlockwise(), &specializeMatmulToBatchedDot()});
+                   &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &specializeMatmulToBatchedDot()});
 }
 
 // PyTensor's uncanonicalize (position 3, after specialize): of its rewrites only

@@ -154,6 +154,9 @@ const NodeRewrite& useCGer();
 /// specialize: any, joined to m or n by a Reshape).
 const NodeRewrite& localBatchedMatmulToCoreMatmul();
 const NodeRewrite& localBatchedMatmulToCoreMatmulWithReshape();
+/// local_dot_to_mul: a Dot or Matmul whose summed dim has static length 1 -> mul (not
+/// the Dot of a column by a row, left for Ger); canonicalize and specialize.
+const NodeRewrite& localDotToMul();
 /// specialize_matmul_to_batched_dot: a Matmul whose batch dims do not broadcast -> BatchedDot (specialize).
 const NodeRewrite& specializeMatmulToBatchedDot();
 /// blas_opt_inplace: Gemm / Gemv / CGemv / Ger / CGer write into their first input (phase inplace).

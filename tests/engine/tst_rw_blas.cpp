@@ -28,6 +28,13 @@ Pipeline blasPipeline() { return singlePhase("blas", makeBlasPasses()); }
 Var mat(GraphBuilder& b, const char* name, int64_t m, int64_t n, DType d = DType::Float64) { return b.input(name, d, {m, n}); }
 Var vec(GraphBuilder& b, const char* name, int64_t n, DType d = DType::Float64) { return b.input(name, d, {n}); }
 
+int countMuls(const Graph& g) {
+    int muls = 0;
+    for (const Node* n : g.nodes())
+        if (rw::plainElemwiseCode(*n) == ScalarOpCode::Mul) ++muls;
+    return muls;
+}
+
 } // namespace
 
 class TestRwBlas : public QObject {
@@ -213,6 +220,46 @@ private slots:
                  expected);
     }
 
+    // local_dot_to_mul: nothing to sum when the summed dim has static length 1; the
+    // outer product of a column and a row stays a Dot, for Ger.
+    void dotToMul_data() {
+        QTest::addColumn<BuildFn>("graph");
+        QTest::addColumn<QString>("expected");  // Dot, Blockwise, Mul after
+        auto t = [](GraphBuilder& b, const char* name, StaticShape s, DType d = DType::Float64) {
+            return b.input(name, d, std::move(s));
+        };
+        QTest::newRow("a 1x1 times a row") << BuildFn([t](GraphBuilder& b) {
+            return std::vector<Var>{dot(t(b, "x", {1, 1}), t(b, "y", {1, 5}))};
+        }) << "0 0 1";
+        QTest::newRow("a column times a 1x1") << BuildFn([t](GraphBuilder& b) {
+            return std::vector<Var>{dot(t(b, "x", {4, 1}), t(b, "y", {1, 1}))};
+        }) << "0 0 1";
+        QTest::newRow("int64") << BuildFn([t](GraphBuilder& b) {
+            return std::vector<Var>{dot(t(b, "x", {1, 1}, DType::Int64), t(b, "y", {1, 5}, DType::Int64))};
+        }) << "0 0 1";
+        QTest::newRow("a batch of outer products") << BuildFn([t](GraphBuilder& b) {
+            return std::vector<Var>{matmul(t(b, "x", {2, 4, 1}), t(b, "y", {2, 1, 5}))};
+        }) << "0 0 1";
+        QTest::newRow("an outer product stays, for Ger") << BuildFn([t](GraphBuilder& b) {
+            return std::vector<Var>{dot(t(b, "x", {4, 1}), t(b, "y", {1, 5}))};
+        }) << "1 0 0";
+        QTest::newRow("a real sum stays") << BuildFn([t](GraphBuilder& b) {
+            return std::vector<Var>{dot(t(b, "x", {1, 3}), t(b, "y", {3, 5}))};
+        }) << "1 0 0";
+        QTest::newRow("an unknown summed length stays") << BuildFn([t](GraphBuilder& b) {
+            return std::vector<Var>{matmul(t(b, "x", {2, 4, kUnknownDim}), t(b, "y", {2, kUnknownDim, 5}))};
+        }) << "0 1 0";
+    }
+    void dotToMul() {
+        QFETCH(BuildFn, graph);
+        QFETCH(QString, expected);
+        RewriteOutcome r = rewriteAndCompare(*buildGraph(graph), singleRewrite(localDotToMul()));
+        QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
+        const int muls = countMuls(*r.after);
+        QCOMPARE(QString("%1 %2 %3").arg(countOps(*r.after, OpKind::Dot)).arg(countOps(*r.after, OpKind::Blockwise)).arg(muls),
+                 expected);
+    }
+
     // The whole pipeline on pt.dot(A, v) and A @ B: the graphs PyTensor compiles.
     void pipelineMakesPyTensorsCalls() {
         GraphBuilder b;
@@ -226,6 +273,16 @@ private slots:
         QCOMPARE(countOps(*r.after, OpKind::Dot) + countOps(*r.after, OpKind::Blockwise), 0);
         for (const Node* n : r.after->nodes())
             if (n->kind() == OpKind::CGemv) QCOMPARE(QString::fromStdString(n->op().name()), QString("CGemv{inplace}"));
+    }
+
+    // x @ y of a column and a row: a Dot (local_eager_useless_unbatched_blockwise) before
+    // local_dot_to_mul looks at it, so an outer product, a CGer after the pipeline.
+    void matmulOuterProductIsGer() {
+        GraphBuilder b;
+        Var out = matmul(b.input("x", DType::Float64, {kUnknownDim, 1}), b.input("y", DType::Float64, {1, 2}));
+        RewriteOutcome r = rewriteAndCompare(*b.finish({exp(out)}), Pipeline::fastRun());
+        QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
+        QCOMPARE(countOps(*r.after, OpKind::CGer), 1);
     }
 
     // local_dot22_to_dot22scalar: the first scalar factor the product's dtype holds goes
@@ -261,9 +318,7 @@ private slots:
         QFETCH(QString, expected);
         RewriteOutcome r = rewriteAndCompare(*buildGraph(graph), singleRewrite(localDot22ToDot22Scalar()));
         QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
-        int muls = 0;
-        for (const Node* n : r.after->nodes())
-            if (rw::plainElemwiseCode(*n) == ScalarOpCode::Mul) ++muls;
+        const int muls = countMuls(*r.after);
         QCOMPARE(QString("%1 %2 %3").arg(countOps(*r.after, OpKind::Dot22Scalar)).arg(countOps(*r.after, OpKind::Dot22)).arg(muls),
                  expected);
     }
