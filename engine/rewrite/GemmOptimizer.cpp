@@ -14,10 +14,11 @@
 // with the other terms added to it. It fires only when the Dot22 goes away with the
 // expression (nothing else reads it) and the new sum has the expression's type.
 //
-// Unlike PyTensor 2.34, a term the Gemm cannot take (an integer addend, a scale the
-// product's dtype cannot hold) stays in the sum: PyTensor drops it, so its compiled
-// `dot(A, B) + C + I` with an int matrix I computes `dot(A, B) + C`
-// (docs/rewrites/blas.md).
+// Unlike PyTensor 2.34, a term the Gemm cannot take stays in the sum. PyTensor keeps
+// only the (scale, matrix) pairs whose scale the product's dtype holds, so it drops an
+// integer addend: its compiled `dot(A, B) + C + I` with an int matrix I computes
+// `dot(A, B) + C` (docs/rewrites/blas.md). (A pair whose scale does not fit changes
+// the sum's dtype, so there its type check refuses the Gemm anyway.)
 #include "ops/BlasOps.h"
 #include "ops/DimShuffle.h"
 #include "rewrite/LocalRewriteUtil.h"
