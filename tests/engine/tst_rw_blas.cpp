@@ -1,7 +1,9 @@
 // Phase blas (PyTensor's BlasOpt): local_dot_to_dot22, local_dot22_to_ger_or_gemv with
-// local_dimshuffle_lift, use_c_gemv and use_c_ger. Each graph is run before and after
-// the phase on the same inputs; the products it must turn into BLAS calls and the ones
-// it must leave alone side by side.
+// local_dimshuffle_lift, local_dot22_to_dot22scalar, use_c_gemv and use_c_ger; and the
+// Matmul rewrites of canonicalize and specialize (local_eager_useless_unbatched_blockwise,
+// specialize_matmul_to_batched_dot, local_batched_matmul_to_core_matmul, local_dot_to_mul).
+// Each graph is run before and after on the same inputs; the products that must become
+// other ops and the ones that must stay side by side. Gemm: tst_rw_gemm.
 #include "TestSuites.h"
 #include "BuildCases.h"
 #include "RewriteCheck.h"
