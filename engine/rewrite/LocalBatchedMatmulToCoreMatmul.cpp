@@ -84,8 +84,7 @@ public:
     std::vector<OpKind> rootKinds() const override { return {OpKind::Blockwise}; }
 
     MatchResult match(const Node& node, const RewriteOptions&) const override {
-        const auto& bw = static_cast<const BlockwiseOp&>(node.op());
-        if (bw.core().kind() != OpKind::Dot || node.numInputs() != 2) return MatchResult::fail("not a Matmul");
+        if (!rw::isMatmul(node)) return MatchResult::fail("not a Matmul");
         const Type& x = node.input(0)->type();
         const Type& y = node.input(1)->type();
         if (x.ndim() != y.ndim() || x.ndim() < 3) return MatchResult::fail("no batch dims of the same rank");

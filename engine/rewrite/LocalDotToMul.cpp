@@ -9,7 +9,6 @@
 // local_eager_useless_unbatched_blockwise, so a Matmul of matrices is a Dot by then and
 // its outer product also goes to Ger, as in PyTensor's compiled graphs. Only one side needs the static 1: the product requires
 // the other's length to match at run time, where Elemwise broadcasts it.
-#include "ops/Blockwise.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
 
@@ -25,8 +24,7 @@ public:
 
     MatchResult match(const Node& node, const RewriteOptions&) const override {
         const bool matmul = node.kind() == OpKind::Blockwise;
-        if (matmul && static_cast<const BlockwiseOp&>(node.op()).core().kind() != OpKind::Dot)
-            return MatchResult::fail("not a Matmul");
+        if (matmul && !rw::isMatmul(node)) return MatchResult::fail("not a Matmul");
         const Type& a = node.input(0)->type();
         const Type& b = node.input(1)->type();
         if (a.ndim() < 2 || b.ndim() < 2) return MatchResult::fail("a vector operand");

@@ -1,6 +1,7 @@
 #include "rewrite/LocalRewriteUtil.h"
 
 #include "ops/Alloc.h"
+#include "ops/Blockwise.h"
 #include "ops/DimShuffle.h"
 #include "ops/MakeVector.h"
 #include "ops/Reshape.h"
@@ -180,6 +181,11 @@ bool sameBroadcastPattern(const Type& a, const Type& b) {
     for (int d = 0; d < a.ndim(); ++d)
         if ((a.shape[d] == 1) != (b.shape[d] == 1)) return false;
     return true;
+}
+
+bool isMatmul(const Node& node) {
+    return node.kind() == OpKind::Blockwise && node.numInputs() == 2 &&
+           static_cast<const BlockwiseOp&>(node.op()).core().kind() == OpKind::Dot;
 }
 
 std::optional<ScalarOpCode> plainElemwiseCode(const Node& node) {

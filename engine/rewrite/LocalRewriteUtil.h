@@ -71,6 +71,8 @@ bool compatibleTypes(const Type& a, const Type& b);
 /// before replacing with a rebuilt expression.
 bool sameBroadcastPattern(const Type& a, const Type& b);
 
+/// True for pt.matmul's op: a Blockwise of Dot with its two inputs.
+bool isMatmul(const Node& node);
 /// The Elemwise scalar op of a node (nullopt for other ops, Composites and inplace Elemwise).
 std::optional<ScalarOpCode> plainElemwiseCode(const Node& node);
 /// The node computing `v` when it is a plain Elemwise `code`; null otherwise.

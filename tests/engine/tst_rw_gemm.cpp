@@ -26,10 +26,8 @@ Var vec(GraphBuilder& b, const char* name, int64_t n, DType d = DType::Float64) 
 Var product(GraphBuilder& b, DType d = DType::Float64) { return dot22(mat(b, "A", 4, 3, d), mat(b, "B", 3, 5, d)); }
 
 // "Gemm 1, Dot22 0": the op counts a test compares.
-QString counts(const Graph& g, std::initializer_list<std::pair<OpKind, const char*>> kinds) {
-    QString got;
-    for (auto [kind, name] : kinds) got += QString(got.isEmpty() ? "" : ", ") + name + " " + QString::number(countOps(g, kind));
-    return got;
+QString counts(const Graph& g, const std::vector<std::pair<OpKind, const char*>>& kinds) {
+    return QString::fromStdString(opCountsText(g, kinds));
 }
 
 // The value of Gemm input `k` (a or b), which the tests build as constants or from s.

@@ -88,4 +88,11 @@ int countOps(const Graph& g, OpKind kind) {
     return n;
 }
 
+std::string opCountsText(const Graph& g, const std::vector<std::pair<OpKind, const char*>>& kinds) {
+    std::string text;
+    for (const auto& [kind, name] : kinds)
+        text += (text.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(countOps(g, kind));
+    return text;
+}
+
 } // namespace tl::test

@@ -43,5 +43,7 @@ RewriteOutcome rewriteAndCompare(const Graph& g, const Pipeline& pipeline, Pipel
 
 /// Nodes of `g` whose op kind is `kind` (not counting inner graphs).
 int countOps(const Graph& g, OpKind kind);
+/// "Gemm 1, Dot22 0": countOps for each kind, under the names given.
+std::string opCountsText(const Graph& g, const std::vector<std::pair<OpKind, const char*>>& kinds);
 
 } // namespace tl::test
