@@ -251,7 +251,10 @@ class _Writer:
                 # A subclass tensorlens has no kind for (Einsum, a library's own): its inner
                 # graph is what it computes, so it runs as an OpFromGraph under its class name.
                 self.notes.append(f"{op}: written as OpFromGraph '{kind}' with its inner graph")
-                return "OpFromGraph", {"name": kind, "inline": bool(getattr(op, "is_inline", False))}, inner
+                graph_params = {"name": kind, "inline": bool(getattr(op, "is_inline", False))}
+                if kind == "Einsum":  # its attributes decide whether specialize inlines it
+                    graph_params.update({k: params[k] for k in ("subscripts", "path", "optimized") if k in params})
+                return "OpFromGraph", graph_params, inner
         return kind, params, inner
 
     def _known_op(self, node):

@@ -15,13 +15,44 @@ bool compatible(const Type& a, const Type& b) {
         if (a.shape[d] != kUnknownDim && b.shape[d] != kUnknownDim && a.shape[d] != b.shape[d]) return false;
     return true;
 }
+
+// An Einsum's attributes from its JSON params; every one must be there.
+EinsumSpec einsumSpecFromParams(const nlohmann::json& params) {
+    const std::string where = "OpFromGraph params (Einsum): ";
+    EinsumSpec spec;
+    const auto sub = params.find("subscripts");
+    if (sub == params.end() || !sub->is_string()) throw std::invalid_argument(where + "\"subscripts\" must be a string");
+    spec.subscripts = sub->get<std::string>();
+    const auto path = params.find("path");
+    if (path == params.end() || !path->is_array()) throw std::invalid_argument(where + "\"path\" must be a list of lists of operand positions");
+    for (size_t i = 0; i < path->size(); ++i) {
+        const auto& step = (*path)[i];
+        if (!step.is_array()) throw std::invalid_argument(where + "path/" + std::to_string(i) + " must be a list of operand positions");
+        spec.path.emplace_back();
+        for (const auto& k : step) {
+            if (!k.is_number_integer()) throw std::invalid_argument(where + "path/" + std::to_string(i) + " must hold integers");
+            spec.path.back().push_back(k.get<int>());
+        }
+    }
+    const auto opt = params.find("optimized");
+    if (opt == params.end() || !opt->is_boolean()) throw std::invalid_argument(where + "\"optimized\" must be true or false");
+    spec.optimized = opt->get<bool>();
+    return spec;
+}
 } // namespace
 
 OpFromGraphOp::OpFromGraphOp(std::shared_ptr<const Graph> inner, std::optional<std::string> name, bool inlineGraph,
-                             AliasMap destroy)
+                             AliasMap destroy, std::optional<EinsumSpec> einsum)
     : Op(OpKind::OpFromGraph), m_inner(std::move(inner)), m_name(std::move(name)), m_inline(inlineGraph),
-      m_destroy(std::move(destroy)) {
+      m_destroy(std::move(destroy)), m_einsum(std::move(einsum)) {
     if (!m_inner) throw std::invalid_argument("OpFromGraph needs an inner graph");
+    if (m_einsum && m_name != "Einsum") throw std::invalid_argument("an OpFromGraph with Einsum attributes must be named Einsum");
+    if (m_einsum)
+        for (const auto& step : m_einsum->path)
+            for (int k : step)
+                if (k < 0 || k >= static_cast<int>(m_inner->inputs().size()))
+                    throw std::invalid_argument("Einsum path names operand " + std::to_string(k) + " of " +
+                                                std::to_string(m_inner->inputs().size()));
     for (const auto& [o, ins] : m_destroy) {
         if (o < 0 || o >= static_cast<int>(m_inner->outputs().size()))
             throw std::invalid_argument("OpFromGraph destroy_map names output " + std::to_string(o) + " of " +
@@ -34,6 +65,7 @@ OpFromGraphOp::OpFromGraphOp(std::shared_ptr<const Graph> inner, std::optional<s
 }
 
 std::string OpFromGraphOp::name() const {
+    if (m_einsum) return "Einsum{" + einsumSpecText(*m_einsum) + "}";
     return m_name.value_or("OpFromGraph") + (m_inline ? "{inline=True}" : "{inline=False}");
 }
 
@@ -60,11 +92,20 @@ nlohmann::json OpFromGraphOp::params() const {
         for (const auto& [o, ins] : m_destroy) d[std::to_string(o)] = ins;
         j["destroy_map"] = d;
     }
+    if (m_einsum) {
+        j["subscripts"] = m_einsum->subscripts;
+        j["path"] = m_einsum->path;
+        j["optimized"] = m_einsum->optimized;
+    }
     return j;
 }
 
 OpPtr makeOpFromGraph(std::shared_ptr<const Graph> inner, std::optional<std::string> name, bool inlineGraph, AliasMap destroy) {
     return std::make_shared<OpFromGraphOp>(std::move(inner), std::move(name), inlineGraph, std::move(destroy));
+}
+
+OpPtr makeEinsum(std::shared_ptr<const Graph> inner, EinsumSpec spec) {
+    return std::make_shared<OpFromGraphOp>(std::move(inner), "Einsum", false, AliasMap{}, std::move(spec));
 }
 
 OpPtr makeOpOpFromGraph(const nlohmann::json& params, std::shared_ptr<const Graph> inner) {
@@ -96,7 +137,10 @@ OpPtr makeOpOpFromGraph(const nlohmann::json& params, std::shared_ptr<const Grap
             }
         }
     }
-    return makeOpFromGraph(std::move(inner), std::move(name), inl, std::move(destroy));
+    std::optional<EinsumSpec> einsum;
+    if (params.contains("subscripts") || params.contains("path") || params.contains("optimized"))
+        einsum = einsumSpecFromParams(params);
+    return std::make_shared<OpFromGraphOp>(std::move(inner), std::move(name), inl, std::move(destroy), std::move(einsum));
 }
 
 } // namespace tl

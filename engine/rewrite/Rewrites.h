@@ -164,6 +164,8 @@ std::unique_ptr<GraphPass> makeInplaceBlas();
 // ---- advanced indexing and control flow (docs/rewrites/advanced_indexing.md) ----
 /// inline_ofg_expansion: an OpFromGraph with inline=True -> its inner graph (phase ofg_inline, first).
 const NodeRewrite& inlineOfgExpansion();
+/// inline_optimized_einsum: an Einsum whose contraction path is settled -> its inner graph (specialize).
+const NodeRewrite& inlineOptimizedEinsum();
 /// local_replace_AdvancedSubtensor: a take along one axis -> AdvancedSubtensor1 (specialize).
 const NodeRewrite& localReplaceAdvancedSubtensor();
 /// local_AdvancedIncSubtensor_to_AdvancedIncSubtensor1: the same for increments and sets (specialize).

@@ -1,0 +1,13 @@
+#pragma once
+// PyTensor's inline_ofg_node: an OpFromGraph node replaced by a copy of its inner
+// graph applied to the node's inputs (the inner graph's constants become constants
+// of the graph). Shared by inline_ofg_expansion and inline_optimized_einsum.
+#include "ir/Rewriter.h"
+
+namespace tl::rw {
+
+/// Replaces every output of the OpFromGraph `node` by the matching output of its
+/// inlined inner graph; the node goes with its last reader.
+void inlineGraphOp(Rewriter& rewriter, Node& node);
+
+} // namespace tl::rw
