@@ -1,7 +1,8 @@
 // Einsum, PyTensor's OpFromGraph subclass: its attributes printed as PyTensor prints
 // them and read back from dprint text and JSON (malformed ones refused with the
 // place named), and inline_optimized_einsum inlining an optimized Einsum and
-// nothing else, each graph run before and after.
+// nothing else, each graph run before and after, and the shapes its inner graph
+// reads folded to constants in specialize where the operands' shapes are static.
 #include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "ShapeOpsTestUtil.h"
@@ -162,6 +163,39 @@ private slots:
         QVERIFY2(full.mismatch.empty(), full.mismatch.c_str());
         QCOMPARE(countOps(*full.after, OpKind::OpFromGraph), inlined ? 0 : 1);
         QCOMPARE(countOps(*full.after, OpKind::Dot), inlined ? 2 : 0);
+    }
+
+    // PyTensor's einsum reads an operand's shape inside its inner graph ('ii->i' takes
+    // arange(x.shape[0])). Inlined in specialize, the Shape of a static operand must
+    // still become constants there (local_shape_ground, local_shape_to_shape_i), as in
+    // PyTensor's specialize; an unknown dim stays a Shape_i.
+    void shapesInsideAnInlinedEinsum_data() {
+        QTest::addColumn<bool>("staticShape");
+        QTest::newRow("static operand: shapes fold") << true;
+        QTest::newRow("unknown operand: Shape_i stays") << false;
+    }
+    void shapesInsideAnInlinedEinsum() {
+        QFETCH(bool, staticShape);
+        const Type anyMatrix = Type::tensor(DType::Float64, {kUnknownDim, kUnknownDim});
+        OpPtr body = graphOp({anyMatrix}, [](GraphBuilder&, const std::vector<Var>& in) {
+            Var n = index(shape(in[0]), 0), m = index(shape(in[0]), 1);
+            return std::vector<Var>{reshape(in[0], {n * m})};
+        });
+        OpPtr op = makeEinsum(body->innerGraph(), {"ij->ij", {{0}}, true});
+        GraphBuilder b;
+        Var x = b.input("x", DType::Float64, staticShape ? StaticShape{3, 4} : StaticShape{kUnknownDim, kUnknownDim});
+        auto g = b.finish({mul(applyGraphOp(op, {x}).at(0), 2.0)});
+        RewriteOutcome full = rewriteAndCompare(*g, Pipeline::fastRun(), {}, 3, 1e-12);
+        QVERIFY2(full.mismatch.empty(), full.mismatch.c_str());
+        QCOMPARE(countOps(*full.after, OpKind::OpFromGraph), 0);
+        QCOMPARE(countOps(*full.after, OpKind::Shape), 0);
+        QCOMPARE(countOps(*full.after, OpKind::ShapeI), staticShape ? 0 : 2);
+        // The Reshape's target length is a constant once the shapes fold.
+        const Node* reshape = nullptr;
+        for (const Node* n : full.after->nodes())
+            if (n->kind() == OpKind::Reshape) reshape = n;
+        QVERIFY(reshape);
+        QCOMPARE(reshape->input(1)->isConstant(), staticShape);
     }
 };
 
