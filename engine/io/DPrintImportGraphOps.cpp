@@ -203,9 +203,9 @@ OpPtr Builder::graphOpFor(Entity& e, std::string* why) {
     const bool inl = base.size() >= 13 && base.compare(base.size() - 13, 13, "{inline=True}") == 0;
     std::optional<std::string> name = base.substr(0, base.rfind('{'));
     if (*name == "OpFromGraph") name.reset();
-    static constexpr std::string_view kEinsum = "Einsum{", kFirstAttribute = "self.";
+    static constexpr std::string_view kEinsum = "Einsum{";
     try {
-        if (base.compare(0, kEinsum.size() + kFirstAttribute.size(), std::string(kEinsum) + std::string(kFirstAttribute)) == 0) {
+        if (base.starts_with("Einsum{self.")) {
             // isGraphOpName has checked the name ends with the closing brace.
             const std::string_view attrs = std::string_view(base).substr(kEinsum.size(), base.size() - kEinsum.size() - 1);
             std::optional<EinsumSpec> spec = parseEinsumSpecText(attrs, why);
