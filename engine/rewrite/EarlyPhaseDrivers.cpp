@@ -23,14 +23,14 @@ std::unique_ptr<GraphPass> makeShapeDriver() {
 
 std::unique_ptr<GraphPass> makeUselessDriver() {
     return driver("useless", {"fast_run", "fast_compile", "useless"},
-                  {&localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
+                  {&localUselessSpecifyShape(), &localUselessReshape(), &localUselessUnbroadcast(), &localUselessSlice(),
                    &localUselessElemwise(), &localUselessAlloc(), &localUselessFill(), &localRemoveUselessAssert(), &localViewOp(),
                    &shapeIOfStaticDim(), &localSubtensorMakeVector()});
 }
 
 std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
     return driver("canonicalize", {"fast_run", "fast_compile", "canonicalize"},
-                  {&constantFolding(), &localUselessSpecifyShape(), &localUselessUnbroadcast(), &localUselessSlice(),
+                  {&constantFolding(), &localUselessSpecifyShape(), &localUselessReshape(), &localUselessUnbroadcast(), &localUselessSlice(),
                    &localUselessElemwise(), &localUselessAlloc(), &localUselessFill(), &localFillSink(), &localViewOp(),
                    &shapeOfStaticShape(), &shapeIOfStaticDim(),
                    &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(), &localDimshuffleLift(),
@@ -64,7 +64,7 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
     return driver("specialize", {"fast_run", "specialize"},
                   {&constantFolding(), &localPowSpecialize(), &localPowToNestedSquaring(), &localMulSpecialize(), &localMulSwitchSink(), &localAddRemoveZeros(),
                    &localExpm1(), &localLog1p(), &localLogSumExp(), &localLogAddExp(), &localLogErfc(), &localGradLogErfcNeg(), &local1mSigmoid(),
-                   &localUselessElemwise(), &localFillToAlloc(), &localElemwiseAlloc(), &localUselessSpecifyShape(),
+                   &localUselessElemwise(), &localFillToAlloc(), &localElemwiseAlloc(), &localUselessSpecifyShape(), &localUselessReshape(),
                    &localUselessUnbroadcast(), &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &shapeOfStaticShape(), &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(),
                    &localReplaceAdvancedSubtensor(),

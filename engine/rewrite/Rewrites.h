@@ -28,6 +28,10 @@ const NodeRewrite& localTrackShapeI();
 const NodeRewrite& localSubtensorMakeVector();
 /// Useless phase (also in canonicalize, as PyTensor registers them).
 const NodeRewrite& localUselessSpecifyShape();
+/// local_useless_reshape: Reshape(x, shape) -> x when shape is x's own (1-d to 1-d,
+/// Shape(x), x's dims with one -1 or one unknown entry); through SpecifyShape when the
+/// reshape's output knew more of the shape (useless, canonicalize, specialize).
+const NodeRewrite& localUselessReshape();
 const NodeRewrite& localUselessUnbroadcast();
 const NodeRewrite& localUselessSlice();
 const NodeRewrite& localUselessElemwise();

@@ -1,0 +1,40 @@
+#include "rewrite/ConvertVariable.h"
+
+#include "ir/SliceValue.h"
+#include "ops/ArrayOpUtil.h"
+#include "ops/SpecifyShape.h"
+#include "rewrite/LocalRewriteUtil.h"
+
+namespace tl::rw {
+
+bool convertibleTo(const Type& want, const Type& have) {
+    if (want.kind != have.kind || want.dtype != have.dtype || want.ndim() != have.ndim()) return false;
+    for (int d = 0; d < want.ndim(); ++d)
+        if (want.shape[d] != kUnknownDim && have.shape[d] != kUnknownDim && want.shape[d] != have.shape[d]) return false;
+    return true;
+}
+
+namespace {
+// The graph's NoneConst when it has one (merge would make the copies one anyway).
+Variable* noneConstant(Rewriter& rw) {
+    for (Variable* c : rw.graph().constants())
+        if (c->type().isNoneType()) return c;
+    return rw.constant(noneValue(), Type::none());
+}
+} // namespace
+
+Variable* convertVariable(Rewriter& rw, Variable* v, const Type& want) {
+    if (want.accepts(v->type())) return v;
+    if (!want.isTensorType() || !convertibleTo(want, v->type()))
+        throw GraphError("cannot convert a " + v->type().toString() + " to a " + want.toString());
+    std::vector<Variable*> inputs{v};
+    for (int d = 0; d < want.ndim(); ++d) {
+        const int64_t dim = want.shape[d];
+        inputs.push_back(dim == kUnknownDim ? noneConstant(rw) : rw.constant(scalarArray(arrayop::smallestIntDType(dim), dim)));
+    }
+    return rw.create(makeSpecifyShape(), std::move(inputs))->output(0);
+}
+
+void replaceConverting(Rewriter& rw, Variable* old, Variable* now) { rw.replace(old, convertVariable(rw, now, old->type())); }
+
+} // namespace tl::rw
