@@ -16,8 +16,8 @@ void Rewriter::removeListener(RewriteListener* l) {
     if (l->wantsMatchFailures()) --m_failureListeners;
 }
 
-Node* Rewriter::create(OpPtr op, std::vector<Variable*> inputs) {
-    Node* n = m_graph.addNode(std::move(op), std::move(inputs));
+Node* Rewriter::create(OpPtr op, std::vector<Variable*> inputs, const std::vector<Type>* declared) {
+    Node* n = m_graph.addNode(std::move(op), std::move(inputs), std::nullopt, declared);
     for (auto* l : m_listeners) l->nodeCreated(*n);
     return n;
 }

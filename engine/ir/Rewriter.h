@@ -52,8 +52,10 @@ public:
     void addListener(RewriteListener* l);
     void removeListener(RewriteListener* l);
 
-    /// A new node (types inferred); announced with nodeCreated.
-    Node* create(OpPtr op, std::vector<Variable*> inputs);
+    /// A new node (types inferred); announced with nodeCreated. `declared` output types,
+    /// when given, must be compatible with the inferred ones: a rewrite gives them where
+    /// PyTensor's make_node knows more of a shape than the op's own rule.
+    Node* create(OpPtr op, std::vector<Variable*> inputs, const std::vector<Type>* declared = nullptr);
     Variable* constant(NDArray value, std::optional<Type> type = {});
     /// Redirects every client of `old` (nodes and graph outputs) to `replacement`,
     /// then erases nodes left without clients. Types must be compatible.

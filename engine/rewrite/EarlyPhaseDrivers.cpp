@@ -30,7 +30,7 @@ std::unique_ptr<GraphPass> makeUselessDriver() {
 
 std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
     return driver("canonicalize", {"fast_run", "fast_compile", "canonicalize"},
-                  {&constantFolding(), &localUselessSpecifyShape(), &localUselessReshape(), &localUselessUnbroadcast(), &localUselessSlice(),
+                  {&constantFolding(), &localUselessSpecifyShape(), &localUselessReshape(), &localReshapeChain(), &localUselessUnbroadcast(), &localUselessSlice(),
                    &localUselessElemwise(), &localUselessAlloc(), &localUselessFill(), &localFillSink(), &localViewOp(),
                    &shapeOfStaticShape(), &shapeIOfStaticDim(),
                    &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(), &localDimshuffleLift(),
@@ -64,7 +64,7 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
     return driver("specialize", {"fast_run", "specialize"},
                   {&constantFolding(), &localPowSpecialize(), &localPowToNestedSquaring(), &localMulSpecialize(), &localMulSwitchSink(), &localAddRemoveZeros(),
                    &localExpm1(), &localLog1p(), &localLogSumExp(), &localLogAddExp(), &localLogErfc(), &localGradLogErfcNeg(), &local1mSigmoid(),
-                   &localUselessElemwise(), &localFillToAlloc(), &localElemwiseAlloc(), &localUselessSpecifyShape(), &localUselessReshape(),
+                   &localUselessElemwise(), &localFillToAlloc(), &localElemwiseAlloc(), &localUselessSpecifyShape(), &localUselessReshape(), &localReshapeChain(),
                    &localUselessUnbroadcast(), &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &shapeOfStaticShape(), &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(),
                    &localReplaceAdvancedSubtensor(),

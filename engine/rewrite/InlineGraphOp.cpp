@@ -1,6 +1,9 @@
 #include "rewrite/InlineGraphOp.h"
 
 #include "ops/OpFromGraph.h"
+#include "ops/Reshape.h"
+#include "rewrite/ConvertVariable.h"
+#include "rewrite/StaticShapeValue.h"
 
 #include <unordered_map>
 
@@ -18,14 +21,18 @@ void inlineGraphOp(Rewriter& rewriter, Node& node) {
     for (Node* n : g.toposort()) {
         std::vector<Variable*> ins;
         for (Variable* in : n->inputs()) ins.push_back(lookup(in));
-        Node* copy = rewriter.create(n->opPtr(), std::move(ins));
+        // Rebuilt as PyTensor's clone_replace rebuilds it (make_node): a Reshape learns
+        // the static sizes its shape entries now fold to (the operands' static shapes).
+        Node* copy = n->kind() == OpKind::Reshape
+                         ? rw::reshapeWithStaticShape(rewriter, ins[0], ins[1], static_cast<const ReshapeOp&>(n->op()).ndim())->owner()
+                         : rewriter.create(n->opPtr(), std::move(ins));
         for (int k = 0; k < n->numOutputs(); ++k) map[n->output(k)] = copy->output(k);
     }
     // Ids first: replacing the last used output prunes the node.
     std::vector<std::pair<VarId, Variable*>> outs;
     for (int k = 0; k < node.numOutputs(); ++k) outs.emplace_back(node.output(k)->id(), lookup(g.outputs()[k]));
     for (auto [id, v] : outs)
-        if (Variable* old = rewriter.graph().findVariable(id)) rewriter.replace(old, v);
+        if (Variable* old = rewriter.graph().findVariable(id)) replaceConverting(rewriter, old, v);
 }
 
 } // namespace tl::rw

@@ -1,7 +1,10 @@
 #pragma once
 // PyTensor's inline_ofg_node: an OpFromGraph node replaced by a copy of its inner
 // graph applied to the node's inputs (the inner graph's constants become constants
-// of the graph). Shared by inline_ofg_expansion and inline_optimized_einsum.
+// of the graph). Shared by inline_ofg_expansion and inline_optimized_einsum. As in
+// PyTensor, the copies are rebuilt nodes: a Reshape gets the static shape its entries
+// fold to, and an output that ends up less specific than the node's replaces it
+// through SpecifyShape (rw::replaceConverting).
 #include "ir/Rewriter.h"
 
 namespace tl::rw {

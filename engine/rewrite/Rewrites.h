@@ -32,6 +32,8 @@ const NodeRewrite& localUselessSpecifyShape();
 /// Shape(x), x's dims with one -1 or one unknown entry); through SpecifyShape when the
 /// reshape's output knew more of the shape (useless, canonicalize, specialize).
 const NodeRewrite& localUselessReshape();
+/// local_reshape_chain: Reshape(Reshape(x, s1), s2) -> Reshape(x, s2) (canonicalize, specialize).
+const NodeRewrite& localReshapeChain();
 const NodeRewrite& localUselessUnbroadcast();
 const NodeRewrite& localUselessSlice();
 const NodeRewrite& localUselessElemwise();

@@ -1,6 +1,7 @@
-// local_useless_reshape: each case PyTensor's rewrite removes, beside reshapes that
-// must stay; every graph run before and after. Where the reshape made a dim static
-// that its input does not know, the input comes back through SpecifyShape.
+// local_useless_reshape and local_reshape_chain: each case PyTensor's rewrites take,
+// beside reshapes that must stay; every graph run before and after. Where a reshape
+// made a dim static that its replacement does not know, the replacement comes back
+// through SpecifyShape.
 #include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "TestSupport.h"
@@ -82,13 +83,27 @@ const std::map<QString, GraphFn>& graphs() {
              GraphBuilder b;
              return b.finish({reshape(in(b, "x", {kUnknownDim}) * 2.0, {1, -1}) + 1.0});
          }},
+        // local_reshape_chain
+        {"flattened then unflattened", [] {
+             GraphBuilder b;
+             return b.finish({reshape(reshape(in(b, "x", {2, 3}) * 2.0, {-1}), {3, 2}) + 1.0});
+         }},
+        {"chain whose size only the inner reshape knew", [] {
+             GraphBuilder b;
+             return b.finish({reshape(reshape(in(b, "x", {kUnknownDim, 3}) * 2.0, {12}), {-1, 6}) + 1.0});
+         }},
+        {"chain whose inner reshape has another reader", [] {
+             GraphBuilder b;
+             Var flat = reshape(in(b, "x", {2, 3}) * 2.0, {-1});
+             return b.finish({reshape(flat, {3, 2}) + 1.0, flat * 3.0});
+         }},
     };
     return m;
 }
 
 } // namespace
 
-class TestUselessReshape : public QObject {
+class TestReshapeRewrites : public QObject {
     Q_OBJECT
 private slots:
     void rewrites_data() {
@@ -146,6 +161,33 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ExecError, runGraph(*out.after, five));
     }
 
+    void chain_data() {
+        QTest::addColumn<QString>("graph");
+        QTest::addColumn<int>("reshapes");
+        QTest::addColumn<int>("specifyShapes");
+        QTest::addColumn<int>("steps");
+        QTest::newRow("(2, 3) -> [-1] -> [3, 2]: one reshape") << "flattened then unflattened" << 1 << 0 << 1;
+        QTest::newRow("size known only inside: through SpecifyShape") << "chain whose size only the inner reshape knew" << 1 << 1 << 1;
+        QTest::newRow("inner reshape kept for its other reader") << "chain whose inner reshape has another reader" << 2 << 0 << 1;
+        QTest::newRow("not a reshape of another op") << "vector to a row" << 1 << 0 << 0;
+    }
+    void chain() {
+        QFETCH(QString, graph);
+        QFETCH(int, reshapes);
+        QFETCH(int, specifyShapes);
+        QFETCH(int, steps);
+        auto g = graphs().at(graph)();
+        RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(localReshapeChain()));
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(countOps(*out.after, OpKind::Reshape), reshapes);
+        QCOMPARE(countOps(*out.after, OpKind::SpecifyShape), specifyShapes);
+        QCOMPARE(out.stepsOf("local_reshape_chain"), steps);
+        // The joined reshape reads x itself, and the output keeps its static type.
+        const Node* add = out.after->output(0)->owner();
+        QCOMPARE(QString::fromStdString(add->output(0)->type().toString()),
+                 QString::fromStdString(g->output(0)->owner()->output(0)->type().toString()));
+    }
+
     // In the whole pipeline, both ways of naming x's own shape leave no Reshape.
     void wholePipeline() {
         for (const char* graph : {"vector of unknown length to 4", "matrix to its Shape_i and static dim", "matrix to its own Shape"}) {
@@ -158,5 +200,5 @@ private slots:
     }
 };
 
-TL_TEST_SUITE(TestUselessReshape)
-#include "tst_rw_useless_reshape.moc"
+TL_TEST_SUITE(TestReshapeRewrites)
+#include "tst_rw_reshape.moc"
