@@ -15,30 +15,20 @@
 #include "rewrite/ConvertVariable.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
+#include "rewrite/StaticShapeValue.h"
 
 namespace tl {
 
 namespace {
 
-// The integer `entry` holds as get_scalar_constant_value reads it without going
-// through Elemwise: a constant, or Shape_i of a dim its input's type knows.
-std::optional<int64_t> constantDim(const Variable& entry) {
-    if (auto c = rw::constantIntOf(entry)) return c;
-    const Node* owner = entry.owner();
-    if (owner && owner->kind() == OpKind::ShapeI) {
-        const int axis = static_cast<const ShapeIOp&>(owner->op()).axis();
-        const Type& t = owner->input(0)->type();
-        if (axis < t.ndim() && t.shape[axis] != kUnknownDim) return t.shape[axis];
-    }
-    return std::nullopt;
-}
-
-// Whether the 0-d `entry` is provably dim `d` of `x`: a constant equal to x's static
-// dim, Shape_i{d}(x), or Shape(x)[d] (PyTensor's _is_shape_i_of_x).
+// Whether the 0-d `entry` is provably dim `d` of `x`: a static value equal to x's
+// static dim, Shape_i{d}(x), or Shape(x)[d] (PyTensor's _is_shape_i_of_x; its
+// constant test does not look through Elemwise, rw::staticIntValue does: a size
+// computed from static sizes is that size either way).
 bool isDimOf(const Variable& entry, const Variable& x, int d) {
     if (entry.type().ndim() != 0) return false;
     const int64_t known = x.type().shape[d];
-    if (auto c = constantDim(entry); c && known != kUnknownDim && *c == known) return true;
+    if (auto c = rw::staticIntValue(entry); c && known != kUnknownDim && *c == known) return true;
     const Node* owner = entry.owner();
     if (!owner) return false;
     if (owner->kind() == OpKind::ShapeI)
@@ -52,8 +42,8 @@ bool isDimOf(const Variable& entry, const Variable& x, int d) {
     return false;
 }
 
-// The entries of the shape vector as 0-d values: a MakeVector's inputs, or the
-// elements of a constant vector (nullopt for the value, read by constantAt).
+// The entries of the shape vector: a MakeVector's inputs, or a constant vector's
+// elements (PyTensor's _unpack_shape_vector).
 struct ShapeEntries {
     std::vector<const Variable*> parts;  // MakeVector inputs
     std::vector<int64_t> values;         // a constant vector's elements
