@@ -5,6 +5,8 @@
 #include "ops/Subtensor.h"
 #include "rewrite/LocalRewriteUtil.h"
 
+#include <cstdint>
+
 namespace tl::rw {
 
 namespace {
@@ -28,23 +30,28 @@ std::optional<int64_t> elemwiseValue(const Node& n, ScalarOpCode code, int depth
         if (!a) return std::nullopt;
         args.push_back(*a);
     }
+    // Checked: an imported graph may hold any constants, and a size that overflows is
+    // no size (nullopt), never undefined behaviour.
+    int64_t r = 0;
     switch (code) {
     case ScalarOpCode::Identity: return args.size() == 1 ? std::optional(args[0]) : std::nullopt;
-    case ScalarOpCode::Cast: return isInteger(n.output(0)->type().dtype) ? std::optional(args[0]) : std::nullopt;
-    case ScalarOpCode::Neg: return -args[0];
-    case ScalarOpCode::Add: {
-        int64_t s = 0;
-        for (int64_t a : args) s += a;
-        return s;
+    case ScalarOpCode::Cast: {  // to an integer dtype that holds the value
+        const DType to = n.output(0)->type().dtype;
+        return isInteger(to) && scalarArray(to, args[0]).itemInt() == args[0] ? std::optional(args[0]) : std::nullopt;
     }
-    case ScalarOpCode::Mul: {
-        int64_t p = 1;
-        for (int64_t a : args) p *= a;
-        return p;
-    }
-    case ScalarOpCode::Sub: return args[0] - args[1];
+    case ScalarOpCode::Neg: return __builtin_sub_overflow(int64_t{0}, args[0], &r) ? std::nullopt : std::optional(r);
+    case ScalarOpCode::Add:
+        for (int64_t a : args)
+            if (__builtin_add_overflow(r, a, &r)) return std::nullopt;
+        return r;
+    case ScalarOpCode::Mul:
+        r = 1;
+        for (int64_t a : args)
+            if (__builtin_mul_overflow(r, a, &r)) return std::nullopt;
+        return r;
+    case ScalarOpCode::Sub: return __builtin_sub_overflow(args[0], args[1], &r) ? std::nullopt : std::optional(r);
     case ScalarOpCode::IntDiv: {
-        if (args[1] == 0) return std::nullopt;
+        if (args[1] == 0 || (args[0] == INT64_MIN && args[1] == -1)) return std::nullopt;
         const int64_t q = args[0] / args[1];
         return (args[0] % args[1] != 0 && ((args[0] < 0) != (args[1] < 0))) ? q - 1 : q;  // floor, as Python's //
     }

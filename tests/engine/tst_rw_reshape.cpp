@@ -10,6 +10,7 @@
 #include "exec/Executor.h"
 #include "ops/Reshape.h"
 #include "rewrite/Rewrites.h"
+#include "rewrite/StaticShapeValue.h"
 
 #include <QtTest>
 
@@ -186,6 +187,24 @@ private slots:
         const Node* add = out.after->output(0)->owner();
         QCOMPARE(QString::fromStdString(add->output(0)->type().toString()),
                  QString::fromStdString(g->output(0)->owner()->output(0)->type().toString()));
+    }
+
+    // The sizes a rebuilt Reshape reads, folded as get_scalar_constant_value folds them;
+    // an overflowing product is no size (and no undefined behaviour under UBSan).
+    void staticSizesOfShapeGraphs() {
+        GraphBuilder b;
+        Var x = in(b, "x", {3, 4});
+        Var y = in(b, "y", {kUnknownDim, 4});
+        auto value = [](const Var& v) { return rw::staticIntValue(*v.get()); };
+        QCOMPARE(value(shapeI(x, 1)), std::optional<int64_t>(4));
+        QCOMPARE(value(mul(shapeI(x, 0), shapeI(x, 1))), std::optional<int64_t>(12));
+        QCOMPARE(value(index(shape(y), 1) * index(shape(x), 0)), std::optional<int64_t>(12));
+        QCOMPARE(value(intDiv(intConstant(b, -7), intConstant(b, 2))), std::optional<int64_t>(-4));  // Python's floor
+        QCOMPARE(value(-shapeI(x, 0)), std::optional<int64_t>(-3));
+        QVERIFY(!value(shapeI(y, 0)));                                                        // unknown dim
+        QVERIFY(!value(mul(shapeI(y, 0), shapeI(x, 0))));
+        QVERIFY(!value(mul(intConstant(b, int64_t{1} << 62), intConstant(b, 4))));             // overflows int64
+        QVERIFY(!value(intDiv(intConstant(b, 5), intConstant(b, 0))));
     }
 
     // In the whole pipeline, both ways of naming x's own shape leave no Reshape.
