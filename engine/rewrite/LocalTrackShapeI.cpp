@@ -10,12 +10,17 @@
 //   Shape_i{0}(Scan's nit_sot output)  -> its rows input
 //   Shape_i{0}(exp(x) * 2)             -> Shape_i{0}(x)   (an Elemwise dim with one
 //                                                         source, rw::dimSources)
+//   Shape_i{1}(cumsum(x, axis=0))      -> Shape_i{1}(x)
+//   Shape_i{0}(cumsum(x: (5, 3)))      -> 15              (flattened: x's size, when
+//                                                         static; PyTensor's prod of
+//                                                         x's dims folds to it)
 // The dim becomes a 0-d int64 tensor (a constant, a Cast{int64} of the input, or the
 // few int64 scalar ops of a slice's length, which constant folding then reduces).
 // Not tracked through an Elemwise dim that several operands may fix (any of them may
 // be 1 at run time and broadcast), nor Assert
 // (the Shape_i could then outlive the only reader of the assertion), nor the rows of
 // a while loop's outputs (the steps that ran, known only after the loop).
+#include "ops/CumOp.h"
 #include "ops/DimShuffle.h"
 #include "ops/ScanOp.h"
 #include "ops/Shape.h"
@@ -30,7 +35,8 @@ namespace {
 
 struct TrackMatch : RewriteMatch {
     Variable* dim = nullptr;        // the dim input to use, or
-    Variable* shapeOf = nullptr;    // the variable whose Shape_i{axis} to take
+    Variable* shapeOf = nullptr;    // the variable whose Shape_i{axis} to take, or
+    std::optional<int64_t> size;    // a static length
     int axis = 0;
     // With shapeOf: the dim is that length sliced by [start:stop] (step 1), parts absent
     // or constants, as the Subtensor producing y slices it.
@@ -142,6 +148,21 @@ public:
             m->shapeOf = p->input(0);
             m->axis = i;
             break;
+        case OpKind::CumOp: {
+            const Type& x = p->input(0)->type();
+            if (static_cast<const CumOpOp&>(p->op()).axis() || x.ndim() == 1) {
+                m->shapeOf = p->input(0);  // the input's shape, or a vector flattened to itself
+                m->axis = i;
+            } else if (x.fullyKnown()) {
+                int64_t size = 1;
+                for (int64_t d : x.shape)
+                    if (__builtin_mul_overflow(size, d, &size)) return MatchResult::fail("the input's size overflows int64");
+                m->size = size;
+            } else {
+                return MatchResult::fail("a flattened input's size is not static (PyTensor tracks the product of its dims)");
+            }
+            break;
+        }
         case OpKind::Scan:
         case OpKind::Subtensor: {
             const char* why = p->op().kind() == OpKind::Scan ? trackScanOutput(*p, y->outputIndex(), i, *m)
@@ -173,8 +194,9 @@ public:
 
     void apply(Rewriter& rewriter, Node& node, const RewriteMatch& match, const RewriteOptions&) const override {
         const auto& m = static_cast<const TrackMatch&>(match);
-        Variable* r = m.dim ? rw::asInt64Scalar(rewriter, m.dim)
-                            : rewriter.create(makeShapeI(m.axis), {m.shapeOf})->output(0);
+        Variable* r = m.size  ? rewriter.constant(rw::scalarArray(DType::Int64, *m.size))
+                      : m.dim ? rw::asInt64Scalar(rewriter, m.dim)
+                              : rewriter.create(makeShapeI(m.axis), {m.shapeOf})->output(0);
         if (m.sliced) r = slicedLength(rewriter, r, m.start, m.stop);
         rewriter.replace(node.output(0), r);
     }

@@ -7,6 +7,7 @@
 #include "TestSupport.h"
 #include "builder/Indexing.h"
 #include "builder/Math.h"
+#include "builder/Reductions.h"
 #include "builder/Scan.h"
 #include "rewrite/Rewrites.h"
 
@@ -161,6 +162,31 @@ private slots:
         QCOMPARE(out.stepsOf("local_subtensor_make_vector"), rewritten ? 1 : 0);
         QCOMPARE(countOps(*out.after, OpKind::Subtensor), rewritten ? 0 : 1);
         QCOMPARE(out.after->output(0)->type().dtype, DType::Int64);
+    }
+
+    // Shape_i of a cumulative sum: its input's dim along an axis; flattened, the input's
+    // size when static (PyTensor's infer_shape gives prod(x.shape), folded), nothing
+    // when a dim is unknown. The graph then needs no cumsum for its length.
+    void cumulativeOpLength_data() {
+        QTest::addColumn<bool>("flatten");
+        QTest::addColumn<bool>("staticInput");
+        QTest::addColumn<int>("steps");
+        QTest::newRow("along an axis, unknown dims") << false << false << 1;
+        QTest::newRow("flattened, static (5, 3): 15") << true << true << 1;
+        QTest::newRow("not flattened of unknown dims") << true << false << 0;
+    }
+    void cumulativeOpLength() {
+        QFETCH(bool, flatten);
+        QFETCH(bool, staticInput);
+        QFETCH(int, steps);
+        GraphBuilder b;
+        Var x = b.input("x", DType::Float64, staticInput ? StaticShape{5, 3} : StaticShape{kUnknownDim, kUnknownDim});
+        Var c = flatten ? cumsum(x) : cumsum(x, 0);
+        auto g = b.finish({shapeI(c, flatten ? 0 : 1) * 2});
+        RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(localTrackShapeI()));
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.stepsOf("local_track_shape_i"), steps);
+        QCOMPARE(countOps(*out.after, OpKind::CumOp), steps ? 0 : 1);
     }
 };
 
