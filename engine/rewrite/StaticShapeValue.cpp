@@ -90,10 +90,10 @@ std::optional<int64_t> staticIntValue(const Variable& v) { return valueAt(v, 0);
 std::optional<Type> reshapeStaticType(const Variable& x, const Variable& shape, int ndim) {
     std::vector<std::optional<int64_t>> entries(static_cast<size_t>(ndim));
     const Node* owner = shape.owner();
+    const NDArray values = shape.isConstant() ? shape.constantValue().astype(DType::Int64) : NDArray();
     for (int d = 0; d < ndim; ++d) {
         if (shape.isConstant()) {
-            const NDArray v = shape.constantValue().astype(DType::Int64);
-            if (static_cast<int>(v.size()) == ndim) entries[d] = v.data<int64_t>()[d];
+            if (static_cast<int>(values.size()) == ndim) entries[d] = values.data<int64_t>()[d];
         } else if (owner && owner->kind() == OpKind::MakeVector && owner->numInputs() == ndim) {
             entries[d] = staticIntValue(*owner->input(d));
         } else if (owner && owner->kind() == OpKind::Shape) {
