@@ -52,6 +52,7 @@ void checkCompatible(const Variable& old, const Variable& now) {
 void Rewriter::replace(Variable* old, Variable* replacement) {
     if (old == replacement) return;
     checkCompatible(*old, *replacement);
+    if (m_converter && !old->type().accepts(replacement->type())) replacement = m_converter(*this, replacement, old->type());
     m_graph.moveClients(old, replacement);
     for (auto* l : m_listeners) l->variableReplaced(*old, *replacement);
     pruneFrom({old});

@@ -58,8 +58,18 @@ public:
     Node* create(OpPtr op, std::vector<Variable*> inputs, const std::vector<Type>* declared = nullptr);
     Variable* constant(NDArray value, std::optional<Type> type = {});
     /// Redirects every client of `old` (nodes and graph outputs) to `replacement`,
-    /// then erases nodes left without clients. Types must be compatible.
+    /// then erases nodes left without clients. Types must be compatible; a replacement
+    /// that knows less of the shape than `old` goes through the converter when one is set.
     void replace(Variable* old, Variable* replacement);
+    /// How replace() makes a less specific replacement fit: returns a variable computing
+    /// the same value with a type `want` accepts. PyTensor's FunctionGraph.replace does
+    /// this for every rewrite (TensorType.convert_variable wraps it in SpecifyShape), so
+    /// no reader ever sees its input's type lose a static dim. The ops that do it live
+    /// above this layer: the rewrite layer installs it (rw::convertLessSpecificReplacements);
+    /// without one, replace() takes the replacement as it is (trace replay: the recorded
+    /// edits already hold the conversions).
+    using ReplacementConverter = Variable* (*)(Rewriter&, Variable* replacement, const Type& want);
+    void setReplacementConverter(ReplacementConverter converter) { m_converter = converter; }
     void setInput(Node* node, int index, Variable* v);
     void setOutput(int index, Variable* v);
     /// Swaps a node's op for one with the same number of outputs and compatible types.
@@ -98,6 +108,7 @@ public:
 private:
     void pruneFrom(std::vector<Variable*> candidates);
     Graph& m_graph;
+    ReplacementConverter m_converter = nullptr;
     std::vector<RewriteListener*> m_listeners;
     int m_failureListeners = 0;
 };

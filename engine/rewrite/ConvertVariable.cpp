@@ -35,6 +35,6 @@ Variable* convertVariable(Rewriter& rw, Variable* v, const Type& want) {
     return rw.create(makeSpecifyShape(), std::move(inputs))->output(0);
 }
 
-void replaceConverting(Rewriter& rw, Variable* old, Variable* now) { rw.replace(old, convertVariable(rw, now, old->type())); }
+void convertLessSpecificReplacements(Rewriter& rw) { rw.setReplacementConverter(&convertVariable); }
 
 } // namespace tl::rw

@@ -2,9 +2,10 @@
 // PyTensor's FunctionGraph.replace never lets a variable lose static shape: when the
 // replacement knows less of the shape than the variable it replaces, it is wrapped in
 // SpecifyShape first (TensorType.convert_variable), so every reader keeps the type it
-// was built for. Rewrites that hand back a less specific variable (an input for the
-// Reshape it went through) replace through these, and the graph says the same
-// thing PyTensor's does: `SpecifyShape(x, 8)` where a Reshape made x's length static.
+// was built for. The pipeline's Rewriter converts every replacement this way, so a
+// rewrite that hands back a less specific variable (an input for the Reshape it went
+// through) leaves the graph PyTensor's does: `SpecifyShape(x, 8)` where a Reshape made
+// x's length static.
 #include "ir/Rewriter.h"
 
 namespace tl::rw {
@@ -19,7 +20,7 @@ bool convertibleTo(const Type& want, const Type& have);
 /// makes them of Python ints. `v`'s type must be convertibleTo `want`.
 Variable* convertVariable(Rewriter& rw, Variable* v, const Type& want);
 
-/// Replaces `old` with `now` converted to old's type.
-void replaceConverting(Rewriter& rw, Variable* old, Variable* now);
+/// From now on `rw.replace(old, now)` converts `now` to old's type (convertVariable).
+void convertLessSpecificReplacements(Rewriter& rw);
 
 } // namespace tl::rw

@@ -2,7 +2,6 @@
 
 #include "ops/OpFromGraph.h"
 #include "ops/Reshape.h"
-#include "rewrite/ConvertVariable.h"
 #include "rewrite/StaticShapeValue.h"
 
 #include <unordered_map>
@@ -32,7 +31,7 @@ void inlineGraphOp(Rewriter& rewriter, Node& node) {
     std::vector<std::pair<VarId, Variable*>> outs;
     for (int k = 0; k < node.numOutputs(); ++k) outs.emplace_back(node.output(k)->id(), lookup(g.outputs()[k]));
     for (auto [id, v] : outs)
-        if (Variable* old = rewriter.graph().findVariable(id)) replaceConverting(rewriter, old, v);
+        if (Variable* old = rewriter.graph().findVariable(id)) rewriter.replace(old, v);
 }
 
 } // namespace tl::rw

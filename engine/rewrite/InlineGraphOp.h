@@ -4,7 +4,7 @@
 // of the graph). Shared by inline_ofg_expansion and inline_optimized_einsum. As in
 // PyTensor, the copies are rebuilt nodes: a Reshape gets the static shape its entries
 // fold to, and an output that ends up less specific than the node's replaces it
-// through SpecifyShape (rw::replaceConverting).
+// through SpecifyShape (the pipeline's replace converts it, rw::convertVariable).
 #include "ir/Rewriter.h"
 
 namespace tl::rw {

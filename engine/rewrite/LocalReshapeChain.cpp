@@ -36,7 +36,7 @@ public:
         Variable* x = node.input(0)->owner()->input(0);
         const int ndim = static_cast<const ReshapeOp&>(node.op()).ndim();
         Variable* joined = rw::reshapeWithStaticShape(rewriter, x, node.input(1), ndim);
-        rw::replaceConverting(rewriter, node.output(0), joined);
+        rewriter.replace(node.output(0), joined);
     }
 };
 

@@ -4,10 +4,10 @@
 #include "ops/Blockwise.h"
 #include "ops/DimShuffle.h"
 #include "ops/MakeVector.h"
-#include "ops/Reshape.h"
 #include "ops/Elemwise.h"
 #include "ops/Shape.h"
 #include "ops/TensorScalar.h"
+#include "rewrite/StaticShapeValue.h"
 
 #include <cstring>
 #include <utility>
@@ -110,7 +110,7 @@ Variable* dimShuffle(Rewriter& rw, Variable* v, std::vector<int> order) {
 Variable* reshapeTo(Rewriter& rw, Variable* v, std::vector<Variable*> dims) {
     const int n = static_cast<int>(dims.size());
     Variable* shape = rw.create(makeMakeVector(DType::Int64), std::move(dims))->output(0);
-    return rw.create(makeReshape(n), {v, shape})->output(0);
+    return reshapeWithStaticShape(rw, v, shape, n);
 }
 
 Variable* castTo(Rewriter& rw, Variable* v, DType dtype) {

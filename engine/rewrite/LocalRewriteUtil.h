@@ -45,6 +45,7 @@ Variable* makeElemwiseOf(Rewriter& rw, ScalarOpCode code, std::vector<Variable*>
 /// DimShuffle{order}(v): `order` lists v's axes to keep, -1 for a new length-1 axis.
 Variable* dimShuffle(Rewriter& rw, Variable* v, std::vector<int> order);
 /// Reshape(v, MakeVector(dims)): `dims` are 0-d int64 values, one of them -1 at most.
+/// Its type has the static dims the entries fold to, as PyTensor's make_node gives it.
 Variable* reshapeTo(Rewriter& rw, Variable* v, std::vector<Variable*> dims);
 /// `v` cast to `dtype` (v itself when it already has it).
 Variable* castTo(Rewriter& rw, Variable* v, DType dtype);

@@ -101,7 +101,7 @@ public:
     }
 
     void apply(Rewriter& rewriter, Node& node, const RewriteMatch&, const RewriteOptions&) const override {
-        rw::replaceConverting(rewriter, node.output(0), node.input(0));
+        rewriter.replace(node.output(0), node.input(0));
     }
 
 private:

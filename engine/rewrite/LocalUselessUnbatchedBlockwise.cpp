@@ -8,8 +8,10 @@
 // does the same in canonicalize, stabilize and specialize for the core ops that have no
 // inplace form and that other rewrites want to see bare: a Matmul of matrices is a Dot
 // before the blas phase, which makes it a Dot22 or a Gemv.
+// The core node is the core op's make_node of the inputs, as PyTensor builds it.
 #include "ops/Blockwise.h"
 #include "ops/DimShuffle.h"
+#include "ops/TensorScalar.h"
 #include "rewrite/Rewrites.h"
 
 #include <algorithm>
@@ -72,6 +74,11 @@ public:
             std::iota(keep.begin(), keep.end(), batch);
             ins.push_back(rewriter.create(makeDimShuffle(v->type().ndim(), keep), {v})->output(0));
         }
+        // PyTensor's Convolve1d.make_node reads its mode through as_scalar: a 0-d tensor
+        // becomes ScalarFromTensor(t), no constant even when t is one, so the core node's
+        // length stays unknown and the replacement goes in through SpecifyShape.
+        if (bw.core().kind() == OpKind::Convolve1d && ins[2]->type().isTensorType())
+            ins[2] = rewriter.create(makeScalarFromTensor(), {ins[2]})->output(0);
         Node* core = rewriter.create(bw.corePtr(), ins);
         std::vector<Variable*> outs;
         for (int k = 0; k < core->numOutputs(); ++k) {

@@ -1,4 +1,5 @@
 #include "rewrite/Pipeline.h"
+#include "rewrite/ConvertVariable.h"
 
 #include "ir/Fingerprint.h"
 #include "analysis/DestroyHandler.h"
@@ -73,6 +74,7 @@ void validateAfter(const Graph& g, std::string_view phase, std::string_view pass
 
 void Pipeline::run(Graph& graph, const PipelineOptions& options, Trace* trace) const {
     Rewriter rewriter(graph);
+    rw::convertLessSpecificReplacements(rewriter);
     std::unique_ptr<TraceRecorder> recorder;
     if (trace) {
         recorder = std::make_unique<TraceRecorder>(*trace, options.explain);
