@@ -28,6 +28,8 @@ const NodeRewrite& localTrackShapeI();
 const NodeRewrite& localSubtensorMakeVector();
 /// Useless phase (also in canonicalize, as PyTensor registers them).
 const NodeRewrite& localUselessSpecifyShape();
+/// local_specify_shape_lift: SpecifyShape(Elemwise(x, ...)) -> Elemwise(SpecifyShape(x), ...) (canonicalize, specialize).
+const NodeRewrite& localSpecifyShapeLift();
 /// local_useless_reshape: Reshape(x, shape) -> x when shape is x's own (1-d to 1-d,
 /// Shape(x), x's dims with one -1 or one unknown entry); through SpecifyShape when the
 /// reshape's output knew more of the shape (useless, canonicalize, specialize).
@@ -86,6 +88,8 @@ const NodeRewrite& localUpcastElemwiseConstantInputs();
 /// local_neg_to_mul: neg(x) -> mul(-1, x), so the product canonizer sees through it.
 const NodeRewrite& localNegToMul();
 /// mul(A, switch(c, 0, y)) -> switch(c, 0, mul(A, y)), also in specialize; the same for a quotient's numerator.
+/// local_merge_switch_same_cond: op(switch(c, a, b), switch(c, x, y)) -> switch(c, op(a, x), op(b, y)) (canonicalize).
+const NodeRewrite& localMergeSwitchSameCond();
 const NodeRewrite& localMulSwitchSink();
 const NodeRewrite& localDivSwitchSink();
 /// Specialize phase.
