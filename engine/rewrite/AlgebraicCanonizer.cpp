@@ -22,6 +22,7 @@
 //   length where that term is another: shape_unsafe, as in PyTensor;
 // - bool outputs are left alone.
 #include "ops/DimShuffle.h"
+#include "rewrite/ConvertVariable.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
 
@@ -256,10 +257,12 @@ public:
         // The rebuilt result must keep the output's broadcastable pattern.
         std::optional<Type> rt = resultType(*m, out);
         if (!rt) return MatchResult::fail("the terms do not combine");
-        // At least as specific as before: a folded constant of shape (3,) must not leave
-        // a result of shape (?,) that could be shorter at run time. Otherwise it is
-        // broadcast back to a term's shape (x / x -> Alloc(1.0, shape of x)).
-        if (!rw::sameBroadcastPattern(*rt, out) || !out.accepts(*rt)) {
+        // The output's broadcastable pattern, as PyTensor's canonizer checks; a result
+        // that knows less of the static shape (x + zeros(3) -> x: (?,)) goes in through
+        // SpecifyShape (the pipeline's replace converts it), so it is still checked to
+        // be 3 long at run time. Otherwise it is broadcast back to a term's shape
+        // (x / x -> Alloc(1.0, shape of x)).
+        if (!rw::sameBroadcastPattern(*rt, out) || !rw::convertibleTo(out, *rt)) {
             m->shapeOf = rt->ndim() <= out.ndim() ? termWithShape(t, out) : nullptr;
             if (!m->shapeOf)
                 return MatchResult::fail(options, [&] { return std::string("the result would not keep the output's shape " + out.toString() +

@@ -35,9 +35,16 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                    &shapeOfStaticShape(), &shapeIOfStaticDim(),
                    &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(), &localDimshuffleLift(),
                    &localAddCanonizer(),
-                   &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localMergeSwitchSameCond(), &localUpcastElemwiseConstantInputs(),
+                   &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localMergeSwitchSameCond(), &localIncSubtensorSerialize(),
+                   &localUpcastElemwiseConstantInputs(),
                    &localExpm1(), &localNegToMul(), &localBatchedMatmulToCoreMatmul(),
                    &localEagerUselessUnbatchedBlockwise(), &localDotToMul()});
+}
+
+// PyTensor runs local_IncSubtensor_serialize once more on its own just before the
+// canonicalizer (position 0.99): its chains let the zeros of gradient sums cancel there.
+std::unique_ptr<GraphPass> makeIncSubtensorSerializeDriver() {
+    return driver("pre_local_IncSubtensor_serialize", {"fast_run"}, {&localIncSubtensorSerialize()});
 }
 
 // PyTensor's stabilize (position 1.5, between canonicalize and the loop rewrites):

@@ -41,9 +41,9 @@ Pipeline Pipeline::fastRun() {
     p.addPhase("merge", passList(makeMergePass()));
     p.addPhase("shape", passList(makeShapeDriver()));
     p.addPhase("useless", passList(makeUselessDriver()));
-    p.addPhase("canonicalize", passList(makeCanonicalizeDriver(), makeMergePass(),  // merge: PyTensor's merge1.2
+    p.addPhase("canonicalize", passList(makeIncSubtensorSerializeDriver(), makeCanonicalizeDriver(), makeMergePass(),  // merge: PyTensor's merge1.2
                                         makeScanInnerRewrites(InnerRewriteStage::Early)),  // last: steps merged too
-               1);  // what the merge makes one can cancel (x * s / s once both s are the same node)
+               2);  // what the merge makes one can cancel (x * s / s once both s are the same node)
     p.addPhase("stabilize", passList(makeStabilizeDriver()));
     p.addPhase("fill_to_alloc", passList(makeFillToAllocDriver(), makeElemwiseAllocDriver()));
     p.addPhase("scan_pushout", passList(std::make_unique<EquilibriumDriver>(
@@ -77,7 +77,7 @@ Pipeline Pipeline::fastRun() {
 Pipeline Pipeline::innerGraph() {
     Pipeline p;
     p.addPhase("merge", passList(makeMergePass()));
-    p.addPhase("canonicalize", passList(makeCanonicalizeDriver(), makeMergePass()), 1);
+    p.addPhase("canonicalize", passList(makeIncSubtensorSerializeDriver(), makeCanonicalizeDriver(), makeMergePass()), 2);
     p.addPhase("stabilize", passList(makeStabilizeDriver()));  // loop bodies are compiled in FAST_RUN too
     p.addPhase("fill_to_alloc", passList(makeFillToAllocDriver(), makeElemwiseAllocDriver()));
     p.addPhase("blas", makeBlasPasses());

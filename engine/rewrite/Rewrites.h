@@ -88,6 +88,9 @@ const NodeRewrite& localUpcastElemwiseConstantInputs();
 /// local_neg_to_mul: neg(x) -> mul(-1, x), so the product canonizer sees through it.
 const NodeRewrite& localNegToMul();
 /// mul(A, switch(c, 0, y)) -> switch(c, 0, mul(A, y)), also in specialize; the same for a quotient's numerator.
+/// local_IncSubtensor_serialize: add(x, inc(b, c, i)) -> inc(add(x, b), c, i) (canonicalize,
+/// and its own pass just before it).
+const NodeRewrite& localIncSubtensorSerialize();
 /// local_merge_switch_same_cond: op(switch(c, a, b), switch(c, x, y)) -> switch(c, op(a, x), op(b, y)) (canonicalize).
 const NodeRewrite& localMergeSwitchSameCond();
 const NodeRewrite& localMulSwitchSink();
@@ -105,6 +108,8 @@ const NodeRewrite& localMaxToMin();
 std::unique_ptr<GraphPass> makeShapeDriver();
 std::unique_ptr<GraphPass> makeUselessDriver();
 std::unique_ptr<GraphPass> makeCanonicalizeDriver();
+/// PyTensor's pre_local_IncSubtensor_serialize (position 0.99): the first pass of canonicalize.
+std::unique_ptr<GraphPass> makeIncSubtensorSerializeDriver();
 std::unique_ptr<GraphPass> makeStabilizeDriver();
 /// local_fill_to_alloc (with local_useless_fill) and local_elemwise_alloc, each its own
 /// pass after stabilize.

@@ -96,6 +96,11 @@ const std::map<QString, GraphFn>& graphs() {
              Var y = in(b, "y", {4});
              return b.finish({(y - y) + in(b, "x", {1})});
          }},
+        {"x + zeros of static length", [] {
+             GraphBuilder b;
+             Var x = in(b, "x", {kUnknownDim});
+             return b.finish({x + b.constant(NDArray::fromVector(DType::Float64, {4}, {0, 0, 0, 0}))});
+         }},
         {"x - x", [] {
              GraphBuilder b;
              Var x = in(b, "x", {kUnknownDim});
@@ -269,6 +274,9 @@ private slots:
         // broadcast_arrays against the root's inputs): static dims as constants, others
         // as Shape_i of the term.
         QTest::newRow("add: a cancel that shrinks is broadcast back") << "cancel would shrink" << add << "Alloc(x, 4)";
+        // A result with the output's broadcastable pattern that knows less of its static
+        // shape is x itself, through SpecifyShape (PyTensor's replace converts it).
+        QTest::newRow("add: x + zeros(4) is x, specified") << "x + zeros of static length" << add << "SpecifyShape(x, 4)";
         QTest::newRow("add: x - x is zeros of x's shape") << "x - x" << add << "Alloc(0.0, Shape_i{0}(x))";
         QTest::newRow("add: zeros of the longer term's shape") << "x - x beside a longer y" << add << "Alloc(0.0, Shape_i{0}(y))";
         QTest::newRow("add: not when no term has the output's shape") << "row - row of a column" << add << "";

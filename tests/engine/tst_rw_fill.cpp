@@ -8,6 +8,7 @@
 #include "TestSupport.h"
 #include "builder/Indexing.h"
 #include "builder/Math.h"
+#include "exec/Executor.h"
 #include "io/JsonValues.h"
 #include "rewrite/Rewrites.h"
 
@@ -205,6 +206,33 @@ private slots:
         const std::vector<NDArray> inputs = inputsAt(*g, 3, {"y"});
         RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(localFillSink()), {}, 1, 1e-12, 0.0, &inputs);
         QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+    }
+
+    // fill(k: (3,), x + 0) with x of unknown length: the model's shape is all static, so
+    // the fill goes and the sum comes back as SpecifyShape(x + 0, 3) (PyTensor's graph),
+    // which checks k's length at run time. A 1-long x, which PyTensor refuses to
+    // broadcast at run time, fails after the rewrite instead of being stretched.
+    void sinkDropsAFillWhoseStaticShapeIsChecked() {
+        GraphBuilder b;
+        Var k = in(b, "k", {3});
+        Var x = in(b, "x", {U});
+        auto g = b.finish({second(k, b.constant(0.0)) + x});
+        const std::vector<NDArray> inputs = inputsAt(*g, 3);
+        RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(localFillSink()), {}, 1, 1e-12, 0.0, &inputs);
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.stepsOf("local_fill_sink"), 1);
+        QCOMPARE(scalarOpCount(*out.after, ScalarOpCode::Second), 0);
+        QCOMPARE(out.after->output(0)->owner()->kind(), OpKind::SpecifyShape);
+        QCOMPARE(out.after->output(0)->type(), g->output(0)->type());
+        QVERIFY_THROWS_EXCEPTION(ExecError, runGraph(*out.after, inputsAt(*g, 1)));
+        // A model of unknown length is kept: nothing would check it.
+        GraphBuilder b2;
+        Var k2 = in(b2, "k", {U});
+        Var x2 = in(b2, "x", {U});
+        auto g2 = b2.finish({second(k2, b2.constant(0.0)) + x2});
+        RewriteOutcome kept = rewriteAndCompare(*g2, singleRewrite(localFillSink()), {}, 1, 1e-12, 0.0, &inputs);
+        QVERIFY2(kept.mismatch.empty(), kept.mismatch.c_str());
+        QCOMPARE(scalarOpCount(*kept.after, ScalarOpCode::Second), 1);
     }
 
     // The whole pipeline on grad(log(erfc(x)).sum(), x) as pytensor.grad writes it: no
