@@ -38,7 +38,7 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                    &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localMergeSwitchSameCond(), &localIncSubtensorSerialize(),
                    &localUpcastElemwiseConstantInputs(),
                    &localExpm1(), &localNegToMul(), &localBatchedMatmulToCoreMatmul(),
-                   &localEagerUselessUnbatchedBlockwise(), &localDotToMul()});
+                   &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &local0DotX()});
 }
 
 // PyTensor runs local_IncSubtensor_serialize once more on its own just before the
@@ -54,7 +54,7 @@ std::unique_ptr<GraphPass> makeStabilizeDriver() {
                   {&constantFolding(), &localExpm1(), &localLog1p(), &logSigmToSoftplus(), &log1mSigmToSoftplus(), &local1mSigmoid(),
                    &localLog1pPlusminusExp(), &localLogsoftmax(), &localLogSumExp(), &localLogAddExp(), &logdiffexpToLog1mexpdiff(),
                    &localLogErfc(), &localGradLogErfcNeg(), &localUselessElemwise(), &localFillToAlloc(),
-                   &localDimshuffleLift(), &localEagerUselessUnbatchedBlockwise()});
+                   &localDimshuffleLift(), &localEagerUselessUnbatchedBlockwise(), &local0DotX()});
 }
 
 // PyTensor's local_fill_to_alloc and local_elemwise_alloc (positions 1.51 and 1.52, after

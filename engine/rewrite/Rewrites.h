@@ -91,6 +91,8 @@ const NodeRewrite& localNegToMul();
 /// local_IncSubtensor_serialize: add(x, inc(b, c, i)) -> inc(add(x, b), c, i) (canonicalize,
 /// and its own pass just before it).
 const NodeRewrite& localIncSubtensorSerialize();
+/// local_0_dot_x: Dot(zeros, y) -> Alloc(0, x rows, y cols) (canonicalize, stabilize; shape_unsafe).
+const NodeRewrite& local0DotX();
 /// local_merge_switch_same_cond: op(switch(c, a, b), switch(c, x, y)) -> switch(c, op(a, x), op(b, y)) (canonicalize).
 const NodeRewrite& localMergeSwitchSameCond();
 const NodeRewrite& localMulSwitchSink();
