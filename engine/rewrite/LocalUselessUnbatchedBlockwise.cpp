@@ -79,7 +79,25 @@ public:
         // length stays unknown and the replacement goes in through SpecifyShape.
         if (bw.core().kind() == OpKind::Convolve1d && ins[2]->type().isTensorType())
             ins[2] = rewriter.create(makeScalarFromTensor(), {ins[2]})->output(0);
-        Node* core = rewriter.create(bw.corePtr(), ins);
+        // PyTensor's Blockwise took its outputs' core dims from the core op's make_node,
+        // so the core node has them (when tensorlens's own rule knows less: MatrixPinv's
+        // make_node gives its input's type, a Blockwise of it says so, and so does the
+        // core node of PyTensor's compiled graph).
+        std::vector<Type> declared;
+        {
+            std::vector<const Type*> coreTypes;
+            for (const Variable* v : ins) coreTypes.push_back(&v->type());
+            std::vector<const NDArray*> coreConstants;
+            for (const Variable* v : ins) coreConstants.push_back(v->isConstant() ? &v->constantValue() : nullptr);
+            declared = bw.core().inferTypesWithConstants(coreTypes, coreConstants);
+        }
+        for (size_t k = 0; k < declared.size(); ++k) {
+            const Type& whole = node.output(static_cast<int>(k))->type();
+            Type core = whole;
+            core.shape.erase(core.shape.begin(), core.shape.begin() + batch);
+            if (declared[k].accepts(core)) declared[k] = std::move(core);
+        }
+        Node* core = rewriter.create(bw.corePtr(), ins, &declared);
         std::vector<Variable*> outs;
         for (int k = 0; k < core->numOutputs(); ++k) {
             Variable* out = core->output(k);

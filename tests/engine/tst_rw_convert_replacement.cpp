@@ -2,7 +2,8 @@
 // through SpecifyShape, for every rewrite the pipeline runs (PyTensor's
 // FunctionGraph.replace and TensorType.convert_variable); trace replay applies the
 // recorded edits without converting again. And the Reshapes rewrites build carry the
-// static shape their entries fold to, so they need no such conversion.
+// static shape their entries fold to, so they need no such conversion; nor does a
+// Blockwise unbatched into its core op, which keeps the Blockwise's static dims.
 #include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "TestSupport.h"
@@ -96,8 +97,9 @@ private slots:
         QCOMPARE(mul->input(0), g->output(1));
     }
 
-    // PyTensor's Convolve1d reads its mode through as_scalar, so the core node's
-    // length is unknown; the Blockwise's static length comes back through SpecifyShape.
+    // PyTensor's Convolve1d reads its mode through as_scalar (a ScalarFromTensor, no
+    // constant), and the core node keeps the static length its Blockwise had (PyTensor's
+    // Blockwise took its core dims from the core op's make_node): nothing to convert.
     void unbatchedConvolutionKeepsItsLength_data() {
         QTest::addColumn<bool>("full");
         QTest::addColumn<int64_t>("length");
@@ -116,11 +118,8 @@ private slots:
         const Node* core = ownerOfKind(*out.after, OpKind::Convolve1d);
         QVERIFY(core);
         QCOMPARE(core->input(2)->owner()->kind(), OpKind::ScalarFromTensor);
-        QCOMPARE(core->output(0)->type().shape, StaticShape{kUnknownDim});
-        const Node* spec = ownerOfKind(*out.after, OpKind::SpecifyShape);
-        QVERIFY(spec);
-        QCOMPARE(spec->input(0), core->output(0));
-        QCOMPARE(spec->output(0)->type().shape, StaticShape{length});
+        QCOMPARE(core->output(0)->type().shape, StaticShape{length});
+        QCOMPARE(countOps(*out.after, OpKind::SpecifyShape), 0);
         QCOMPARE(out.after->output(0)->type(), g->output(0)->type());
     }
 
@@ -159,14 +158,14 @@ private slots:
         QCOMPARE(reshapes, 2);
     }
 
-    // The whole pipeline on the unbatched convolution: the converted graph is what
-    // PyTensor compiles (core Convolve1d, ScalarFromTensor, SpecifyShape).
+    // The whole pipeline on the unbatched convolution: the core Convolve1d reading its
+    // mode through ScalarFromTensor, as PyTensor compiles it, of the Blockwise's length.
     void wholePipeline() {
         auto g = unbatchedConvolution(true);
         RewriteOutcome out = rewriteAndCompare(*g, Pipeline::fastRun());
         QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
         QCOMPARE(countOps(*out.after, OpKind::Convolve1d), 1);
-        QCOMPARE(countOps(*out.after, OpKind::SpecifyShape), 1);
+        QCOMPARE(countOps(*out.after, OpKind::ScalarFromTensor), 1);
         QCOMPARE(out.after->output(0)->type().shape, StaticShape{15});
     }
 };
