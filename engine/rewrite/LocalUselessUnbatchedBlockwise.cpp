@@ -75,8 +75,8 @@ public:
             ins.push_back(rewriter.create(makeDimShuffle(v->type().ndim(), keep), {v})->output(0));
         }
         // PyTensor's Convolve1d.make_node reads its mode through as_scalar: a 0-d tensor
-        // becomes ScalarFromTensor(t), no constant even when t is one, so the core node's
-        // length stays unknown and the replacement goes in through SpecifyShape.
+        // becomes ScalarFromTensor(t), no constant even when t is one (the core node's
+        // length is then what its Blockwise said, below).
         if (bw.core().kind() == OpKind::Convolve1d && ins[2]->type().isTensorType())
             ins[2] = rewriter.create(makeScalarFromTensor(), {ins[2]})->output(0);
         // PyTensor's Blockwise took its outputs' core dims from the core op's make_node,
