@@ -1,6 +1,5 @@
 #include "rewrite/ConvertVariable.h"
 
-#include "ir/SliceValue.h"
 #include "ops/ArrayOpUtil.h"
 #include "ops/SpecifyShape.h"
 #include "rewrite/LocalRewriteUtil.h"
@@ -13,15 +12,6 @@ bool convertibleTo(const Type& want, const Type& have) {
         if (want.shape[d] != kUnknownDim && have.shape[d] != kUnknownDim && want.shape[d] != have.shape[d]) return false;
     return true;
 }
-
-namespace {
-// The graph's NoneConst when it has one (merge would make the copies one anyway).
-Variable* noneConstant(Rewriter& rw) {
-    for (Variable* c : rw.graph().constants())
-        if (c->type().isNoneType()) return c;
-    return rw.constant(noneValue(), Type::none());
-}
-} // namespace
 
 Variable* convertVariable(Rewriter& rw, Variable* v, const Type& want) {
     if (want.accepts(v->type())) return v;

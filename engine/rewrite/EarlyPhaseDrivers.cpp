@@ -38,7 +38,8 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                    &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localMergeSwitchSameCond(), &localIncSubtensorSerialize(),
                    &localUpcastElemwiseConstantInputs(),
                    &localExpm1(), &localNegToMul(), &localBatchedMatmulToCoreMatmul(),
-                   &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &local0DotX()});
+                   &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &local0DotX(), &genericSolveToSolveTriangular(),
+                   &transinvToInvtrans()});
 }
 
 // PyTensor runs local_IncSubtensor_serialize once more on its own just before the
@@ -54,7 +55,8 @@ std::unique_ptr<GraphPass> makeStabilizeDriver() {
                   {&constantFolding(), &localExpm1(), &localLog1p(), &logSigmToSoftplus(), &log1mSigmToSoftplus(), &local1mSigmoid(),
                    &localLog1pPlusminusExp(), &localLogsoftmax(), &localLogSumExp(), &localLogAddExp(), &logdiffexpToLog1mexpdiff(),
                    &localLogErfc(), &localGradLogErfcNeg(), &localUselessElemwise(), &localFillToAlloc(),
-                   &localDimshuffleLift(), &localEagerUselessUnbatchedBlockwise(), &local0DotX()});
+                   &localDimshuffleLift(), &localEagerUselessUnbatchedBlockwise(), &local0DotX(), &invAsSolve(),
+                   &genericSolveToSolveTriangular()});
 }
 
 // PyTensor's local_fill_to_alloc and local_elemwise_alloc (positions 1.51 and 1.52, after
@@ -77,7 +79,7 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
                    &localReplaceAdvancedSubtensor(),
                    &localAdvancedIncSubtensorToAdvancedIncSubtensor1(), &localBatchedMatmulToCoreMatmulWithReshape(),
                    &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &specializeMatmulToBatchedDot(),
-                   &inlineOptimizedEinsum()});
+                   &inlineOptimizedEinsum(), &batchedVectorBSolveToMatrixBSolve(), &reuseDecompositionMultipleSolves()});
 }
 
 // PyTensor's uncanonicalize (position 3, after specialize): of its rewrites only

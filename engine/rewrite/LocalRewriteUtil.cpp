@@ -1,5 +1,6 @@
 #include "rewrite/LocalRewriteUtil.h"
 
+#include "ir/SliceValue.h"
 #include "ops/Alloc.h"
 #include "ops/Blockwise.h"
 #include "ops/DimShuffle.h"
@@ -149,6 +150,13 @@ Variable* allocLike(Rewriter& rw, Variable* value, Variable* like) {
     std::vector<Variable*> ins{value};
     for (int d = 0; d < like->type().ndim(); ++d) ins.push_back(dimOf(rw, like, d));
     return rw.create(makeAlloc(), std::move(ins))->output(0);
+}
+
+Variable* noneConstant(Rewriter& rw) {
+    // The graph's own when it has one (merge would make the copies one anyway).
+    for (Variable* c : rw.graph().constants())
+        if (c->type().isNoneType()) return c;
+    return rw.constant(noneValue(), Type::none());
 }
 
 Variable* dimOf(Rewriter& rw, Variable* v, int d) {

@@ -61,6 +61,10 @@ Variable* allocLike(Rewriter& rw, Variable* value, Variable* like);
 /// knows it, Shape_i(v) elsewhere.
 Variable* dimOf(Rewriter& rw, Variable* v, int d);
 
+/// PyTensor's NoneConst (a slice bound or a SpecifyShape dim left open): the graph's
+/// own, or a new one when it has none.
+Variable* noneConstant(Rewriter& rw);
+
 /// Type-only twin of makeElemwiseOf: the output type, or nullopt when the op rejects the inputs.
 std::optional<Type> elemwiseTypeOf(ScalarOpCode code, const std::vector<Type>& inputs,
                                    DType castTo = DType::Float64);

@@ -182,6 +182,12 @@ std::unique_ptr<GraphPass> makeInplaceBlas();
 /// inline_ofg_expansion: an OpFromGraph with inline=True -> its inner graph (phase ofg_inline, first).
 const NodeRewrite& inlineOfgExpansion();
 /// inline_optimized_einsum: an Einsum whose contraction path is settled -> its inner graph (specialize).
+/// The linear-algebra rewrites (docs/rewrites/linalg.md).
+const NodeRewrite& invAsSolve();
+const NodeRewrite& transinvToInvtrans();
+const NodeRewrite& genericSolveToSolveTriangular();
+const NodeRewrite& batchedVectorBSolveToMatrixBSolve();
+const NodeRewrite& reuseDecompositionMultipleSolves();
 const NodeRewrite& inlineOptimizedEinsum();
 /// local_replace_AdvancedSubtensor: a take along one axis -> AdvancedSubtensor1 (specialize).
 const NodeRewrite& localReplaceAdvancedSubtensor();
