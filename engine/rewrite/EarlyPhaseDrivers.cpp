@@ -39,7 +39,7 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                    &localUpcastElemwiseConstantInputs(),
                    &localExpm1(), &localNegToMul(), &localBatchedMatmulToCoreMatmul(),
                    &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &local0DotX(), &genericSolveToSolveTriangular(),
-                   &transinvToInvtrans()});
+                   &transinvToInvtrans(), &svdUvMerge()});
 }
 
 // PyTensor runs local_IncSubtensor_serialize once more on its own just before the
@@ -56,7 +56,7 @@ std::unique_ptr<GraphPass> makeStabilizeDriver() {
                    &localLog1pPlusminusExp(), &localLogsoftmax(), &localLogSumExp(), &localLogAddExp(), &logdiffexpToLog1mexpdiff(),
                    &localLogErfc(), &localGradLogErfcNeg(), &localUselessElemwise(), &localFillToAlloc(),
                    &localDimshuffleLift(), &localEagerUselessUnbatchedBlockwise(), &local0DotX(), &invAsSolve(),
-                   &genericSolveToSolveTriangular()});
+                   &genericSolveToSolveTriangular(), &svdUvMerge()});
 }
 
 // PyTensor's local_fill_to_alloc and local_elemwise_alloc (positions 1.51 and 1.52, after
@@ -79,7 +79,8 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
                    &localReplaceAdvancedSubtensor(),
                    &localAdvancedIncSubtensorToAdvancedIncSubtensor1(), &localBatchedMatmulToCoreMatmulWithReshape(),
                    &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &specializeMatmulToBatchedDot(),
-                   &inlineOptimizedEinsum(), &batchedVectorBSolveToMatrixBSolve(), &reuseDecompositionMultipleSolves()});
+                   &inlineOptimizedEinsum(), &batchedVectorBSolveToMatrixBSolve(), &reuseDecompositionMultipleSolves(),
+                   &slogdetSpecialization(), &svdUvMerge()});
 }
 
 // PyTensor's uncanonicalize (position 3, after specialize): of its rewrites only

@@ -185,6 +185,8 @@ const NodeRewrite& inlineOfgExpansion();
 /// The linear-algebra rewrites (docs/rewrites/linalg.md).
 const NodeRewrite& invAsSolve();
 const NodeRewrite& transinvToInvtrans();
+const NodeRewrite& slogdetSpecialization();
+const NodeRewrite& svdUvMerge();
 const NodeRewrite& genericSolveToSolveTriangular();
 const NodeRewrite& batchedVectorBSolveToMatrixBSolve();
 const NodeRewrite& reuseDecompositionMultipleSolves();
