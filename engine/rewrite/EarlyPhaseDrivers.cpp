@@ -39,7 +39,8 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                    &localUpcastElemwiseConstantInputs(),
                    &localExpm1(), &localNegToMul(), &localBatchedMatmulToCoreMatmul(),
                    &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &local0DotX(), &genericSolveToSolveTriangular(),
-                   &transinvToInvtrans(), &svdUvMerge()});
+                   &transinvToInvtrans(), &svdUvMerge(), &rewriteInvInv(), &rewriteInvEyeToEye(),
+                   &rewriteRemoveUselessCholesky()});
 }
 
 // PyTensor runs local_IncSubtensor_serialize once more on its own just before the
@@ -56,7 +57,8 @@ std::unique_ptr<GraphPass> makeStabilizeDriver() {
                    &localLog1pPlusminusExp(), &localLogsoftmax(), &localLogSumExp(), &localLogAddExp(), &logdiffexpToLog1mexpdiff(),
                    &localLogErfc(), &localGradLogErfcNeg(), &localUselessElemwise(), &localFillToAlloc(),
                    &localDimshuffleLift(), &localEagerUselessUnbatchedBlockwise(), &local0DotX(), &invAsSolve(),
-                   &genericSolveToSolveTriangular(), &svdUvMerge()});
+                   &genericSolveToSolveTriangular(), &svdUvMerge(), &rewriteInvInv(), &rewriteInvEyeToEye(),
+                   &rewriteRemoveUselessCholesky()});
 }
 
 // PyTensor's local_fill_to_alloc and local_elemwise_alloc (positions 1.51 and 1.52, after

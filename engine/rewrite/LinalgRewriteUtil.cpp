@@ -26,6 +26,22 @@ bool isMatrixTranspose(const Variable& v) {
     return ds.newOrder() == swap;
 }
 
+bool isEyeOnDiagonal(const Variable& v) {
+    const Node* n = v.owner();
+    if (!n || n->kind() != OpKind::Eye) return false;
+    const Variable& k = *n->input(n->numInputs() - 1);
+    return k.isConstant() && k.constantValue().size() == 1 && k.constantValue().item() == 0.0;
+}
+
+const Op* blockwiseCoreOf(const Variable& v, std::initializer_list<OpKind> kinds) {
+    const Node* n = v.owner();
+    if (!n || n->kind() != OpKind::Blockwise) return nullptr;
+    const Op& core = static_cast<const BlockwiseOp&>(n->op()).core();
+    for (OpKind k : kinds)
+        if (core.kind() == k) return &core;
+    return nullptr;
+}
+
 bool isLeftExpandDims(const Node& node) {
     if (node.kind() != OpKind::DimShuffle) return false;
     const auto& ds = static_cast<const DimShuffleOp&>(node.op());

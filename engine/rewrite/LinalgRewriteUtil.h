@@ -11,6 +11,7 @@
 // nothing is batched: the late local_useless_unbatched_blockwise unwraps those).
 #include "ir/Rewriter.h"
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,11 @@ namespace tl::rw {
 /// A DimShuffle swapping the last two axes of its input and nothing else
 /// (PyTensor's is_matrix_transpose).
 bool isMatrixTranspose(const Variable& v);
+/// An Eye whose diagonal offset k is the constant 0 (PyTensor's test for an identity
+/// matrix in rewrite_inv_eye_to_eye and rewrite_remove_useless_cholesky).
+bool isEyeOnDiagonal(const Variable& v);
+/// The core op of the Blockwise computing `v` when it is one of `kinds`, else null.
+const Op* blockwiseCoreOf(const Variable& v, std::initializer_list<OpKind> kinds);
 /// A DimShuffle that only adds axes on the left (DimShuffle.is_left_expand_dims).
 bool isLeftExpandDims(const Node& node);
 

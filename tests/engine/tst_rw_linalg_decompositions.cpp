@@ -5,6 +5,7 @@
 #include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "TestSupport.h"
+#include "builder/ArrayOps.h"
 #include "builder/Linalg.h"
 #include "builder/Math.h"
 #include "ops/Blockwise.h"
@@ -99,6 +100,19 @@ const std::map<QString, GraphFn>& graphs() {
              std::vector<Var> usv = svd(in(b, "X", {N, 3}));
              return b.finish({usv[0], usv[1]});
          }},
+        {"cholesky(eye)", [] {
+             GraphBuilder b;
+             return b.finish({cholesky(eye(b, N)) + in(b, "X", {N, N})});
+         }},
+        {"upper cholesky(eye)", [] {
+             GraphBuilder b;
+             return b.finish({cholesky(eye(b, N), false) + in(b, "X", {N, N})});
+         }},
+        {"cholesky(eye + eye with k=1)", [] {
+             GraphBuilder b;
+             Var e = eye(b, N);
+             return b.finish({cholesky(e + 0.25 * (eye(b, N, std::nullopt, 1) + eye(b, N, std::nullopt, -1))) + in(b, "X", {N, N})});
+         }},
         {"s alone", [] {
              GraphBuilder b;
              return b.finish({svd(in(b, "X", {N, 3}), true, false)[0] * 2.0});
@@ -168,6 +182,22 @@ private slots:
         QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
         QCOMPARE(out.stepsOf("svd_uv_merge"), steps);
         QCOMPARE(svdCounts(*out.after), std::make_pair(withUv, without));
+    }
+
+    void uselessCholesky_data() {
+        QTest::addColumn<QString>("graph");
+        QTest::addColumn<int>("steps");
+        QTest::newRow("cholesky(eye(n)) -> eye(n)") << "cholesky(eye)" << 1;
+        QTest::newRow("the upper factor too") << "upper cholesky(eye)" << 1;
+        QTest::newRow("not an eye: kept") << "cholesky(eye + eye with k=1)" << 0;
+    }
+    void uselessCholesky() {
+        QFETCH(QString, graph);
+        QFETCH(int, steps);
+        RewriteOutcome out = checked(graph, singleRewrite(rewriteRemoveUselessCholesky()));
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.stepsOf("rewrite_remove_useless_cholesky"), steps);
+        QCOMPARE(countOps(*out.after, OpKind::Blockwise), steps ? 0 : 1);
     }
 
     // FAST_RUN: pt.linalg.slogdet is one SLogDet, and one SVD serves s and u.

@@ -6,6 +6,7 @@
 #include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "TestSupport.h"
+#include "builder/ArrayOps.h"
 #include "builder/Indexing.h"
 #include "builder/Linalg.h"
 #include "builder/Math.h"
@@ -103,6 +104,34 @@ const std::map<QString, GraphFn>& graphs() {
              GraphBuilder b;
              return b.finish({transpose(inv(in(b, "A", {3, N, N})), std::vector<int>{1, 0, 2}) * 2.0});
          }},
+        {"inv(inv(A))", [] {
+             GraphBuilder b;
+             return b.finish({inv(inv(in(b, "A", {N, N}))) * 2.0});
+         }},
+        {"pinv(inv(A))", [] {
+             GraphBuilder b;
+             return b.finish({pinv(inv(in(b, "A", {N, N}))) * 2.0});
+         }},
+        {"inv(pinv(R)), R not square", [] {
+             GraphBuilder b;
+             return b.finish({pinv(pinv(in(b, "R", {N, 3}))) * 2.0});
+         }},
+        {"inv(exp(A))", [] {
+             GraphBuilder b;
+             return b.finish({inv(exp(in(b, "A", {N, N}))) * 2.0});
+         }},
+        {"inv(eye)", [] {
+             GraphBuilder b;
+             return b.finish({inv(eye(b, N)) + in(b, "A", {N, N})});
+         }},
+        {"pinv(eye)", [] {
+             GraphBuilder b;
+             return b.finish({pinv(eye(b, N)) + in(b, "A", {N, N})});
+         }},
+        {"inv(eye with k=1 + I)", [] {
+             GraphBuilder b;
+             return b.finish({inv(eye(b, N, std::nullopt, 1) + eye(b, N)) + in(b, "A", {N, N})});
+         }},
         {"exp(A).T", [] {
              GraphBuilder b;
              return b.finish({transpose(exp(in(b, "A", {N, N}))) * 2.0});
@@ -189,6 +218,40 @@ private slots:
         // The inverse now reads the transpose.
         for (const Node* n : out.after->nodes())
             if (n->kind() == OpKind::Blockwise) QCOMPARE(n->input(0)->owner()->kind(), OpKind::DimShuffle);
+    }
+
+    void invInv_data() {
+        QTest::addColumn<QString>("graph");
+        QTest::addColumn<int>("steps");
+        QTest::newRow("inv(inv(A)) -> A") << "inv(inv(A))" << 1;
+        QTest::newRow("pinv(inv(A)) -> A") << "pinv(inv(A))" << 1;
+        QTest::newRow("pinv(pinv(R)) -> R, R (4, 3)") << "inv(pinv(R)), R not square" << 1;
+        QTest::newRow("the inverse of another op: kept") << "inv(exp(A))" << 0;
+    }
+    void invInv() {
+        QFETCH(QString, graph);
+        QFETCH(int, steps);
+        RewriteOutcome out = checked(graph, singleRewrite(rewriteInvInv()));
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.stepsOf("rewrite_inv_inv"), steps);
+        QCOMPARE(countOps(*out.after, OpKind::Blockwise), steps ? 0 : 1);
+    }
+
+    void invEye_data() {
+        QTest::addColumn<QString>("graph");
+        QTest::addColumn<int>("steps");
+        QTest::newRow("inv(eye(n)) -> eye(n)") << "inv(eye)" << 1;
+        QTest::newRow("pinv(eye(n)) -> eye(n)") << "pinv(eye)" << 1;
+        QTest::newRow("an eye shifted off the diagonal: kept") << "inv(eye with k=1 + I)" << 0;
+        QTest::newRow("not an eye: kept") << "inv(exp(A))" << 0;
+    }
+    void invEye() {
+        QFETCH(QString, graph);
+        QFETCH(int, steps);
+        RewriteOutcome out = checked(graph, singleRewrite(rewriteInvEyeToEye()));
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.stepsOf("rewrite_inv_eye_to_eye"), steps);
+        QCOMPARE(countOps(*out.after, OpKind::Blockwise), steps ? 0 : 1);
     }
 
     // FAST_RUN: inv(A) . B is solved without an inverse; a Cholesky factor's general
