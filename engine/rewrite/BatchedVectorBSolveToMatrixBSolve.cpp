@@ -17,12 +17,9 @@ namespace tl {
 namespace {
 
 const PropsOp* vectorSolveCore(const Node& node) {
-    if (node.kind() != OpKind::Blockwise) return nullptr;
-    const Op& core = static_cast<const BlockwiseOp&>(node.op()).core();
-    const OpKind k = core.kind();
-    if (k != OpKind::Solve && k != OpKind::SolveTriangular && k != OpKind::CholeskySolve) return nullptr;
-    const auto* props = static_cast<const PropsOp*>(&core);
-    return props->intProp("b_ndim") == 1 ? props : nullptr;
+    const auto* props = static_cast<const PropsOp*>(
+        rw::blockwiseCoreOf(&node, {OpKind::Solve, OpKind::SolveTriangular, OpKind::CholeskySolve}));
+    return props && props->intProp("b_ndim") == 1 ? props : nullptr;
 }
 
 // The same solve op with b_ndim=2 (type(core_op)(**props, b_ndim=2)).

@@ -16,9 +16,7 @@ namespace {
 
 // The core op of a Blockwise node of `kind`, or null.
 const PropsOp* blockwiseCore(const Node* node, OpKind kind) {
-    if (!node || node->kind() != OpKind::Blockwise) return nullptr;
-    const Op& core = static_cast<const BlockwiseOp&>(node->op()).core();
-    return core.kind() == kind ? static_cast<const PropsOp*>(&core) : nullptr;
+    return static_cast<const PropsOp*>(rw::blockwiseCoreOf(node, {kind}));
 }
 
 class GenericSolveToSolveTriangular final : public NodeRewrite {

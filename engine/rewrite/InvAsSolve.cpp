@@ -18,9 +18,7 @@ namespace {
 
 // The matrix under a Blockwise{MatrixInverse}, or null.
 Variable* invertedMatrix(const Variable& v) {
-    const Node* n = v.owner();
-    if (!n || n->kind() != OpKind::Blockwise) return nullptr;
-    return static_cast<const BlockwiseOp&>(n->op()).core().kind() == OpKind::MatrixInverse ? n->input(0) : nullptr;
+    return rw::blockwiseCoreOf(v, {OpKind::MatrixInverse}) ? v.owner()->input(0) : nullptr;
 }
 
 struct InvMatch : RewriteMatch {

@@ -33,10 +33,9 @@ bool isEyeOnDiagonal(const Variable& v) {
     return k.isConstant() && k.constantValue().size() == 1 && k.constantValue().item() == 0.0;
 }
 
-const Op* blockwiseCoreOf(const Variable& v, std::initializer_list<OpKind> kinds) {
-    const Node* n = v.owner();
-    if (!n || n->kind() != OpKind::Blockwise) return nullptr;
-    const Op& core = static_cast<const BlockwiseOp&>(n->op()).core();
+const Op* blockwiseCoreOf(const Node* node, std::initializer_list<OpKind> kinds) {
+    if (!node || node->kind() != OpKind::Blockwise) return nullptr;
+    const Op& core = static_cast<const BlockwiseOp&>(node->op()).core();
     for (OpKind k : kinds)
         if (core.kind() == k) return &core;
     return nullptr;

@@ -23,8 +23,13 @@ bool isMatrixTranspose(const Variable& v);
 /// An Eye whose diagonal offset k is the constant 0 (PyTensor's test for an identity
 /// matrix in rewrite_inv_eye_to_eye and rewrite_remove_useless_cholesky).
 bool isEyeOnDiagonal(const Variable& v);
-/// The core op of the Blockwise computing `v` when it is one of `kinds`, else null.
-const Op* blockwiseCoreOf(const Variable& v, std::initializer_list<OpKind> kinds);
+/// The core op of Blockwise node `node` when it is one of `kinds`; null when it is
+/// not, when `node` is not a Blockwise, or when it is null.
+const Op* blockwiseCoreOf(const Node* node, std::initializer_list<OpKind> kinds);
+/// The same for the Blockwise computing `v`.
+inline const Op* blockwiseCoreOf(const Variable& v, std::initializer_list<OpKind> kinds) {
+    return blockwiseCoreOf(v.owner(), kinds);
+}
 /// A DimShuffle that only adds axes on the left (DimShuffle.is_left_expand_dims).
 bool isLeftExpandDims(const Node& node);
 

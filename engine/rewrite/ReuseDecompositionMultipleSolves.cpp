@@ -24,9 +24,7 @@ namespace tl {
 namespace {
 
 const PropsOp* solveCore(const Node& node) {
-    if (node.kind() != OpKind::Blockwise) return nullptr;
-    const Op& core = static_cast<const BlockwiseOp&>(node.op()).core();
-    return core.kind() == OpKind::Solve ? static_cast<const PropsOp*>(&core) : nullptr;
+    return static_cast<const PropsOp*>(rw::blockwiseCoreOf(&node, {OpKind::Solve}));
 }
 
 struct SolveUse {

@@ -16,9 +16,7 @@ namespace tl {
 namespace {
 
 const PropsOp* svdCore(const Node* node) {
-    if (!node || node->kind() != OpKind::Blockwise) return nullptr;
-    const Op& core = static_cast<const BlockwiseOp&>(node->op()).core();
-    return core.kind() == OpKind::SVD ? static_cast<const PropsOp*>(&core) : nullptr;
+    return static_cast<const PropsOp*>(rw::blockwiseCoreOf(node, {OpKind::SVD}));
 }
 
 bool uvRead(const Node& svd) { return !svd.output(0)->clients().empty() || !svd.output(2)->clients().empty(); }

@@ -20,9 +20,7 @@ public:
 
     MatchResult match(const Node& node, const RewriteOptions&) const override {
         if (!rw::isMatrixTranspose(*node.output(0))) return MatchResult::fail("not a transpose of the last two axes");
-        const Node* inv = node.input(0)->owner();
-        if (!inv || inv->kind() != OpKind::Blockwise ||
-            static_cast<const BlockwiseOp&>(inv->op()).core().kind() != OpKind::MatrixInverse)
+        if (!rw::blockwiseCoreOf(*node.input(0), {OpKind::MatrixInverse}))
             return MatchResult::fail("not the transpose of an inv()");
         return MatchResult::ok(std::make_unique<RewriteMatch>());
     }

@@ -4,6 +4,7 @@
 // transinv_to_invtrans (inv(X).T is inv(X.T)). Each case, firing or not, is run
 // before and after on the same inputs.
 #include "TestSuites.h"
+#include "LinalgRewriteTestUtil.h"
 #include "RewriteCheck.h"
 #include "TestSupport.h"
 #include "builder/ArrayOps.h"
@@ -29,14 +30,6 @@ constexpr int64_t N = 4;
 
 Var in(GraphBuilder& b, const char* name, StaticShape s, DType dtype = DType::Float64) {
     return b.input(name, dtype, std::move(s));
-}
-
-// X X^T + N I: symmetric positive definite, well conditioned.
-Var spd(GraphBuilder& b, const char* name) {
-    Var x = in(b, name, {N, N});
-    std::vector<double> eye(N * N, 0.0);
-    for (int64_t i = 0; i < N; ++i) eye[static_cast<size_t>(i * (N + 1))] = static_cast<double>(N);
-    return dot(x, transpose(x)) + b.constant(NDArray::fromVector(DType::Float64, {N, N}, eye));
 }
 
 // The Blockwise nodes of `g` whose core op is `kind`.
@@ -77,20 +70,20 @@ const std::map<QString, GraphFn>& graphs() {
          }},
         {"solve(cholesky(S), b), lower", [] {
              GraphBuilder b;
-             return b.finish({solve(cholesky(spd(b, "X")), in(b, "b", {N}))});
+             return b.finish({solve(cholesky(spdInput(b, "X", N)), in(b, "b", {N}))});
          }},
         {"solve(cholesky(S), B), upper", [] {
              GraphBuilder b;
-             return b.finish({solve(cholesky(spd(b, "X"), false), in(b, "B", {N, 2}))});
+             return b.finish({solve(cholesky(spdInput(b, "X", N), false), in(b, "B", {N, 2}))});
          }},
         {"solve{pos}(cholesky(S), b)", [] {
              GraphBuilder b;
-             Var l = cholesky(spd(b, "X"));
+             Var l = cholesky(spdInput(b, "X", N));
              return b.finish({solve(dot(l, transpose(l)), in(b, "b", {N}), "pos")});
          }},
         {"solve(S, b)", [] {
              GraphBuilder b;
-             return b.finish({solve(spd(b, "X"), in(b, "b", {N}))});
+             return b.finish({solve(spdInput(b, "X", N), in(b, "b", {N}))});
          }},
         {"inv(A).T", [] {
              GraphBuilder b;

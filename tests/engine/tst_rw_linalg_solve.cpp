@@ -4,6 +4,7 @@
 // vector right-hand sides becomes one matrix of them). Each case, firing or not, is
 // run before and after on the same inputs.
 #include "TestSuites.h"
+#include "LinalgRewriteTestUtil.h"
 #include "RewriteCheck.h"
 #include "TestSupport.h"
 #include "builder/Indexing.h"
@@ -28,22 +29,6 @@ constexpr int64_t N = 4;
 
 Var in(GraphBuilder& b, const char* name, StaticShape s) { return b.input(name, DType::Float64, std::move(s)); }
 
-// A well-conditioned symmetric positive definite matrix made of an input: X X^T + N I.
-Var spd(GraphBuilder& b, const char* name) {
-    Var x = in(b, name, {N, N});
-    std::vector<double> eye(N * N, 0.0);
-    for (int64_t i = 0; i < N; ++i) eye[static_cast<size_t>(i * (N + 1))] = static_cast<double>(N);
-    return dot(x, transpose(x)) + b.constant(NDArray::fromVector(DType::Float64, {N, N}, eye));
-}
-
-// Nodes computing `kind`, directly or as the core of a Blockwise.
-int countCore(const Graph& g, OpKind kind) {
-    int n = 0;
-    for (const Node* node : g.nodes())
-        n += node->kind() == kind ||
-             (node->kind() == OpKind::Blockwise && static_cast<const BlockwiseOp&>(node->op()).core().kind() == kind);
-    return n;
-}
 
 const std::map<QString, GraphFn>& graphs() {
     using namespace linalg;
@@ -89,17 +74,17 @@ const std::map<QString, GraphFn>& graphs() {
          }},
         {"pos: two solves", [] {
              GraphBuilder b;
-             Var a = spd(b, "X");
+             Var a = spdInput(b, "X", N);
              return b.finish({solve(a, in(b, "b", {N}), "pos", true), solve(a, in(b, "B", {N, 2}), "pos")});
          }},
         {"sym: two solves", [] {
              GraphBuilder b;
-             Var a = spd(b, "X");
+             Var a = spdInput(b, "X", N);
              return b.finish({solve(a, in(b, "b", {N}), "sym"), solve(a, in(b, "c", {N}), "sym")});
          }},
         {"gen and pos solves of one matrix", [] {
              GraphBuilder b;
-             Var a = spd(b, "X");
+             Var a = spdInput(b, "X", N);
              return b.finish({solve(a, in(b, "b", {N})), solve(a, in(b, "c", {N}), "pos")});
          }},
         {"b_ndim=1 batch, one A", [] {
@@ -112,7 +97,7 @@ const std::map<QString, GraphFn>& graphs() {
          }},
         {"b_ndim=1 batch, broadcast A", [] {
              GraphBuilder b;
-             Var c = cholesky(spd(b, "X"));
+             Var c = cholesky(spdInput(b, "X", N));
              return b.finish({choSolve(expandDims(c, 0), true, in(b, "b", {5, N}), 1)});
          }},
         {"b_ndim=1, A batched too", [] {
