@@ -48,7 +48,8 @@ Pipeline Pipeline::fastRun() {
     p.addPhase("fill_to_alloc", passList(makeFillToAllocDriver(), makeElemwiseAllocDriver()));
     p.addPhase("scan_pushout", passList(std::make_unique<EquilibriumDriver>(
         "scan_pushout", std::vector<std::string>{"fast_run", "scan"},
-        std::vector<const NodeRewrite*>{&scanRemoveUnusedInputs(), &scanPushOutNonSeq(), &scanPushOutSeq()})));
+        std::vector<const NodeRewrite*>{&scanRemoveUnusedInputs(), &scanSplitNonSequenceDecompositionAndSolve(),
+                                        &scanPushOutNonSeq(), &scanPushOutSeq()})));
     p.addPhase("scan_merge", passList(  // ScanMerge, then duplicate inputs, then duplicate states
         makeScanMergePass(),
         std::make_unique<EquilibriumDriver>("scan_merge_inouts", std::vector<std::string>{"fast_run", "scan"},

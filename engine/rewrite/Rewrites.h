@@ -212,6 +212,10 @@ std::unique_ptr<GraphPass> makeScanMergePass();
 /// scan_make_inplace: loops write into their outer trace buffers where the destroy
 /// handler allows it (phase inplace, after the elemwise and set_subtensor inplace passes).
 std::unique_ptr<GraphPass> makeScanMakeInplace();
+/// scan_split_non_sequence_decomposition_and_solve: a step's solves whose matrix comes
+/// from non_sequences only become a factorization and solves with it, which
+/// scan_push_out_non_seq then takes out of the loop.
+const NodeRewrite& scanSplitNonSequenceDecompositionAndSolve();
 /// scan_push_out_non_seq: loop-invariant work on non_sequences runs once before the loop.
 const NodeRewrite& scanPushOutNonSeq();
 /// scan_push_out_seq: elementwise work on sequence rows runs once over the whole sequence.

@@ -57,7 +57,7 @@ public:
         auto m = std::make_unique<PushNonSeqMatch>();
         for (const Node* n : g.toposort())
             for (const Variable* o : n->outputs())
-                if (needed.count(o) && n->numOutputs() == 1 && readsANonSequence(o, info, g)) m->frontier.push_back(o);
+                if (needed.count(o) && readsANonSequence(o, info, g)) m->frontier.push_back(o);
         if (m->frontier.empty()) return MatchResult::fail("no loop-invariant work on non_sequences");
         return MatchResult::ok(std::move(m));
     }

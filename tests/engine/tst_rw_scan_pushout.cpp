@@ -1,9 +1,11 @@
 // scan_push_out_seq, scan_push_out_non_seq, scan_remove_constants_and_unused_inputs:
 // work that does not need the loop leaves it; inputs the step never reads go.
 #include "TestSuites.h"
+#include "LinalgRewriteTestUtil.h"
 #include "RewriteCheck.h"
 #include "builder/Examples.h"
 #include "builder/Indexing.h"
+#include "builder/Linalg.h"
 #include "builder/Math.h"
 #include "builder/Scan.h"
 #include "exec/Executor.h"
@@ -44,6 +46,19 @@ std::unique_ptr<Graph> invariantWork(bool onlyConstants) {
     ScanResult r = scan(b, [&](GraphBuilder& s, const std::vector<Var>& a) -> StepResult {
         Var inv = onlyConstants ? exp(s.constant(0.5)) * 2 : exp(a[1]) * 2;
         return {{a[0] + inv}};
+    }, ScanArgs{.outputsInfo = {OutputInfo(y0)}, .nonSequences = {w}, .nSteps = 4});
+    return b.finish({r.outputs[0]});
+}
+
+// y' = y + 0.01 LU y + 0.001 sum(p) with (LU, p) = lu_factor(W), W a non_sequence: a
+// node of two outputs, both read by the loop's work.
+std::unique_ptr<Graph> invariantFactorization() {
+    GraphBuilder b;
+    Var y0 = b.input("y0", DType::Float64, {3});
+    Var w = b.input("w", DType::Float64, {3, 3});
+    ScanResult r = scan(b, [&](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+        auto [lu, pivots] = linalg::luFactor(a[1]);
+        return {{a[0] + 0.01 * dot(lu, a[0]) + 0.001 * sum(pivots)}};
     }, ScanArgs{.outputsInfo = {OutputInfo(y0)}, .nonSequences = {w}, .nSteps = 4});
     return b.finish({r.outputs[0]});
 }
@@ -201,6 +216,15 @@ private slots:
         QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
         QCOMPARE(innerExps(*scanIn(*out.after)), 0);
         QCOMPARE(test::countOps(*out.after, OpKind::Elemwise) >= 2, true);
+    }
+
+    void invariantNodeOfTwoOutputsLeavesTheLoop() {
+        auto out = test::rewriteAndCompare(*invariantFactorization(), only(scanPushOutNonSeq()));
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.stepsOf("scan_push_out_non_seq"), 1);
+        QCOMPARE(test::countCore(*out.after, OpKind::LUFactor), 1);
+        QCOMPARE(test::countCore(*scanIn(*out.after)->inner(), OpKind::LUFactor), 0);
+        QCOMPARE(scanIn(*out.after)->info().nNonSeqs, 3);  // w (unread now, for the unused-inputs rewrite), LU, pivots
     }
 
     void constantOnlyWorkStaysForConstantFolding() {
