@@ -75,15 +75,23 @@ Pipeline Pipeline::fastRun() {
     return p;
 }
 
-Pipeline Pipeline::innerGraph() {
+Pipeline Pipeline::innerGraph(bool compiled) {
     Pipeline p;
     p.addPhase("merge", passList(makeMergePass()));
     p.addPhase("canonicalize", passList(makeIncSubtensorSerializeDriver(), makeCanonicalizeDriver(), makeMergePass()), 2);
     p.addPhase("stabilize", passList(makeStabilizeDriver()));  // loop bodies are compiled in FAST_RUN too
     p.addPhase("fill_to_alloc", passList(makeFillToAllocDriver(), makeElemwiseAllocDriver()));
     p.addPhase("blas", makeBlasPasses());
+    if (!compiled) return p;
+    p.addPhase("specialize", passList(makeSpecializeDriver()));
+    p.addPhase("uncanonicalize", passList(makeUncanonicalizeDriver()));
     p.addPhase("fusion", passList(makeElemwiseFusion(), makeCareduceFusionDriver(),
                                   makeScanInnerRewrites(InnerRewriteStage::Late)));  // nested loops
+    // The inplace phase's one rewrite that is not about inplace: steps never destroy
+    // (rewrite/ScanInnerRewrites.cpp), but their unbatched Blockwise ops are unwrapped.
+    p.addPhase("blockwise", passList(std::make_unique<EquilibriumDriver>(
+                                "local_useless_unbatched_blockwise", std::vector<std::string>{"fast_run", "blockwise"},
+                                std::vector<const NodeRewrite*>{&localUselessUnbatchedBlockwise()})));
     return p;
 }
 

@@ -57,8 +57,12 @@ class Pipeline {
 public:
     /// The FAST_RUN-like pipeline of docs/semantics.md#rewrite-pipeline.
     static Pipeline fastRun();
-    /// The pipeline run inside Scan loop bodies (merge, canonicalize, fusion).
-    static Pipeline innerGraph();
+    /// The pipeline run inside Scan loop bodies. `compiled`: all PyTensor runs on a step
+    /// when it compiles the loop (merge, canonicalize, stabilize, fill_to_alloc, blas,
+    /// specialize, uncanonicalize, fusion, local_useless_unbatched_blockwise). Otherwise
+    /// only the phases that keep steps comparable for the loop rewrites of the outer
+    /// pipeline (through blas: no specialized or fused forms yet).
+    static Pipeline innerGraph(bool compiled = true);
 
     void addPhase(std::string name, std::vector<std::unique_ptr<GraphPass>> passes, int settleAfter = -1);
     const std::vector<PipelinePhase>& phases() const { return m_phases; }

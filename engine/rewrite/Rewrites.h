@@ -128,9 +128,10 @@ std::unique_ptr<GraphPass> makeElemwiseFusion();
 /// local_careduce_fusion: a Sum or Prod of an Elemwise -> one CAReduce{Composite}
 /// (phase fusion, after elemwise_fusion; also in Pipeline::innerGraph()).
 const NodeRewrite& localCareduceFusion();
-/// Which part of Pipeline::innerGraph() scan_inner_rewrites runs: Early = merge and
-/// canonicalize (phase canonicalize, so scan rewrites compare merged steps), Late = all
-/// of it, fusion included (phase fusion, after elemwise_fusion).
+/// Which part of Pipeline::innerGraph() scan_inner_rewrites runs: Early = merge,
+/// canonicalize, stabilize, fill_to_alloc and blas (phase canonicalize, so scan
+/// rewrites compare merged steps), Late = all of it, specialize and fusion included
+/// (phase fusion, after elemwise_fusion).
 enum class InnerRewriteStage { Early, Late };
 /// scan_inner_rewrites: rewrites every Scan's loop body with Pipeline::innerGraph().
 std::unique_ptr<GraphPass> makeScanInnerRewrites(InnerRewriteStage stage);

@@ -1,6 +1,6 @@
 // scan_inner_rewrites: the loop body of every Scan goes through
-// Pipeline::innerGraph() (merge, canonicalize, fusion), as PyTensor rewrites a
-// Scan's inner function when it compiles it. The rewritten copy replaces the
+// Pipeline::innerGraph() (merge, canonicalize, ..., specialize, fusion), as PyTensor
+// rewrites a Scan's inner function when it compiles it. The rewritten copy replaces the
 // body; the loop's outer inputs and outputs stay as they were.
 //   Scan{body: Exp(x) - 5, Exp(x) * dx}  ->  Scan{body: Composite{...}(x, dx)}
 #include "ir/Fingerprint.h"
@@ -57,20 +57,14 @@ public:
             inner.validate = outer->validate;  // a body is checked when the graph is (the default)
         }
         inner.bufferMode = options.bufferMode;
-        if (m_stage == InnerRewriteStage::Early) {
-            // Merged and canonical bodies help the scan rewrites compare steps; fusing
-            // now would hide shared subexpressions that scan merging creates later.
-            inner.include.erase("elemwise_fusion");
-            inner.include.erase("fusion");
-            inner.exclude.insert("fusion");
-            inner.include.erase(std::string(kName));
-            inner.exclude.insert(std::string(kName));  // nested loops: their turn comes late
-        }
+        // Early: merged and canonical bodies help the scan rewrites compare steps;
+        // specializing or fusing now would hide shared subexpressions that scan merging
+        // creates later, and nested loops get their turn late.
         std::vector<std::string> changedPasses;
         inner.onPass = [&](std::string_view, std::string_view pass, bool changed) {
             if (changed) changedPasses.emplace_back(pass);
         };
-        const Pipeline pipeline = Pipeline::innerGraph();
+        const Pipeline pipeline = Pipeline::innerGraph(m_stage == InnerRewriteStage::Late);
 
         bool changed = false;
         for (Node* n : rewriter.graph().toposort()) {

@@ -1,5 +1,5 @@
 // scan_inner_rewrites: every Scan's step goes through Pipeline::innerGraph()
-// (merge, canonicalize, fusion) and the rewritten step replaces the old one.
+// (merge, canonicalize, ..., specialize, fusion) and the rewritten step replaces the old one.
 // Firing and non-firing cases side by side, every one run before and after.
 #include "TestSuites.h"
 #include "FusionTestUtil.h"
@@ -7,6 +7,7 @@
 #include "RewriteCheck.h"
 #include "builder/Examples.h"
 #include "builder/Indexing.h"
+#include "builder/Linalg.h"
 #include "builder/Scan.h"
 #include "ops/ScanOp.h"
 #include "analysis/FusionGroups.h"
@@ -110,6 +111,35 @@ private slots:
         RewriteOutcome r = rewriteAndCompare(*g, innerOnly(InnerRewriteStage::Early));
         QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
         QCOMPARE(countComposites(*scanOf(scans(*r.after)[0]).inner()), 0);
+    }
+
+    // A step is rewritten as PyTensor compiles it: late, specialize's and the inplace
+    // phase's local_useless_unbatched_blockwise apply inside (a solve's unbatched
+    // Blockwise becomes the solve); early, the step keeps its Blockwise.
+    void compiledStepIsSpecialized_data() {
+        QTest::addColumn<bool>("late");
+        QTest::addColumn<int>("blockwise");
+        QTest::newRow("late") << true << 0;
+        QTest::newRow("early") << false << 1;
+    }
+    void compiledStepIsSpecialized() {
+        QFETCH(bool, late);
+        QFETCH(int, blockwise);
+        GraphBuilder b;
+        Var w = b.input("W", DType::Float64, {7, 7});
+        std::vector<double> diagonal(49, 0.0);
+        for (int i = 0; i < 7; ++i) diagonal[static_cast<size_t>(i * 8)] = 8.0;
+        Var wellConditioned = w + b.constant(NDArray::fromVector(DType::Float64, {7, 7}, diagonal));
+        ScanResult sr = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+            return {{linalg::solve(a[1], a[0]) + a[0] * 0.5}};
+        }, ScanArgs{.outputsInfo = {OutputInfo(vec(b, "x0"))}, .nonSequences = {wellConditioned}, .nSteps = 4});
+        auto g = b.finish({sr.outputs[0]});
+        RewriteOutcome r = rewriteAndCompare(*g, innerOnly(late ? InnerRewriteStage::Late : InnerRewriteStage::Early), {}, 1,
+                                             1e-10);
+        QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
+        const Graph& step = *scanOf(scans(*r.after)[0]).inner();
+        QCOMPARE(countOps(step, OpKind::Blockwise), blockwise);
+        QCOMPARE(countOps(step, OpKind::Solve), 1 - blockwise);
     }
 
     void exclusionsApplyInsideSteps() {
