@@ -40,7 +40,7 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                    &localExpm1(), &localNegToMul(), &localBatchedMatmulToCoreMatmul(),
                    &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &local0DotX(), &genericSolveToSolveTriangular(),
                    &transinvToInvtrans(), &svdUvMerge(), &rewriteInvInv(), &rewriteInvEyeToEye(),
-                   &rewriteRemoveUselessCholesky()});
+                   &rewriteRemoveUselessCholesky(), &scalarSolveToDivision()});
 }
 
 // PyTensor runs local_IncSubtensor_serialize once more on its own just before the
@@ -57,8 +57,8 @@ std::unique_ptr<GraphPass> makeStabilizeDriver() {
                    &localLog1pPlusminusExp(), &localLogsoftmax(), &localLogSumExp(), &localLogAddExp(), &logdiffexpToLog1mexpdiff(),
                    &localLogErfc(), &localGradLogErfcNeg(), &localUselessElemwise(), &localFillToAlloc(),
                    &localDimshuffleLift(), &localEagerUselessUnbatchedBlockwise(), &local0DotX(), &invAsSolve(),
-                   &genericSolveToSolveTriangular(), &svdUvMerge(), &rewriteInvInv(), &rewriteInvEyeToEye(),
-                   &rewriteRemoveUselessCholesky()});
+                   &genericSolveToSolveTriangular(), &localDetChol(), &svdUvMerge(), &rewriteInvInv(), &rewriteInvEyeToEye(),
+                   &rewriteRemoveUselessCholesky(), &scalarSolveToDivision()});
 }
 
 // PyTensor's local_fill_to_alloc and local_elemwise_alloc (positions 1.51 and 1.52, after
@@ -82,7 +82,7 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
                    &localAdvancedIncSubtensorToAdvancedIncSubtensor1(), &localBatchedMatmulToCoreMatmulWithReshape(),
                    &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &specializeMatmulToBatchedDot(),
                    &inlineOptimizedEinsum(), &batchedVectorBSolveToMatrixBSolve(), &reuseDecompositionMultipleSolves(),
-                   &slogdetSpecialization(), &svdUvMerge()});
+                   &localDetChol(), &slogdetSpecialization(), &svdUvMerge()});
 }
 
 // PyTensor's uncanonicalize (position 3, after specialize): of its rewrites only

@@ -191,6 +191,8 @@ const NodeRewrite& svdUvMerge();
 const NodeRewrite& rewriteInvInv();
 const NodeRewrite& rewriteInvEyeToEye();
 const NodeRewrite& rewriteRemoveUselessCholesky();
+const NodeRewrite& scalarSolveToDivision();
+const NodeRewrite& localDetChol();
 const NodeRewrite& genericSolveToSolveTriangular();
 const NodeRewrite& batchedVectorBSolveToMatrixBSolve();
 const NodeRewrite& reuseDecompositionMultipleSolves();
