@@ -40,7 +40,8 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                    &localExpm1(), &localNegToMul(), &localBatchedMatmulToCoreMatmul(),
                    &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &local0DotX(), &genericSolveToSolveTriangular(),
                    &transinvToInvtrans(), &svdUvMerge(), &rewriteInvInv(), &rewriteInvEyeToEye(),
-                   &rewriteRemoveUselessCholesky(), &scalarSolveToDivision()});
+                   &rewriteRemoveUselessCholesky(), &scalarSolveToDivision(),
+                   &rewriteDetDiagToProdDiag(), &rewriteInvDiagToDiagReciprocal(), &rewriteCholeskyDiagToSqrtDiag()});
 }
 
 // PyTensor runs local_IncSubtensor_serialize once more on its own just before the
@@ -58,7 +59,8 @@ std::unique_ptr<GraphPass> makeStabilizeDriver() {
                    &localLogErfc(), &localGradLogErfcNeg(), &localUselessElemwise(), &localFillToAlloc(),
                    &localDimshuffleLift(), &localEagerUselessUnbatchedBlockwise(), &local0DotX(), &invAsSolve(),
                    &genericSolveToSolveTriangular(), &localDetChol(), &svdUvMerge(), &rewriteInvInv(), &rewriteInvEyeToEye(),
-                   &rewriteRemoveUselessCholesky(), &scalarSolveToDivision()});
+                   &rewriteRemoveUselessCholesky(), &scalarSolveToDivision(),
+                   &rewriteDetDiagToProdDiag(), &rewriteInvDiagToDiagReciprocal(), &rewriteCholeskyDiagToSqrtDiag()});
 }
 
 // PyTensor's local_fill_to_alloc and local_elemwise_alloc (positions 1.51 and 1.52, after
