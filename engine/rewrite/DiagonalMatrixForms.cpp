@@ -1,6 +1,5 @@
 #include "rewrite/DiagonalMatrixForms.h"
 
-#include "ops/DimShuffle.h"
 #include "ops/Diagonal.h"
 #include "rewrite/LinalgRewriteUtil.h"
 #include "rewrite/LocalRewriteUtil.h"
@@ -34,18 +33,13 @@ bool isIdentity(const Variable& v) {
     return (isEyeOnDiagonal(v) || isIdentityConstant(v)) && matrixAxesNotBroadcast(v.type());
 }
 
-// An identity, or one under an ExpandDims on the left or the right.
+// An identity, or one under an ExpandDims on the left (a batch of identities). PyTensor
+// also takes one on the right, whose identity axes are then not the matrix axes the
+// op reads: such a product is not a diagonal matrix there.
 bool isIdentityFactor(const Variable& v) {
     if (isIdentity(v)) return true;
     const Node* n = v.owner();
-    if (!n || n->kind() != OpKind::DimShuffle) return false;
-    const auto& ds = static_cast<const DimShuffleOp&>(n->op());
-    if (!ds.isExpandDims() || !isIdentity(*n->input(0))) return false;
-    // Left: the new axes come first; right: they come after the two matrix axes.
-    const std::vector<int>& order = ds.newOrder();
-    const bool left = order.size() >= 2 && order[order.size() - 2] == 0 && order.back() == 1;
-    const bool right = order.size() >= 2 && order[0] == 0 && order[1] == 1;
-    return left || right;
+    return n && isLeftExpandDims(*n) && isIdentity(*n->input(0));
 }
 
 } // namespace

@@ -19,7 +19,7 @@ struct EyeProduct {
     Variable* x;    // the other factor, of the product's rank (its broadcast axes set)
 };
 /// The identity is an Eye whose offset k is the constant 0 and whose matrix axes are
-/// not statically 1, directly or under an ExpandDims on the left or the right, or a
+/// not statically 1, directly or under an ExpandDims on the left, or a
 /// constant identity matrix (what such an Eye of constant size becomes once constant
 /// folding reaches it: tensorlens's drivers visit producers before their readers,
 /// PyTensor's the readers first, so its rewrites still see the Eye). Unlike PyTensor's
