@@ -53,6 +53,11 @@ Variable* diagonalOfAllocDiag(const Variable& m) {
     return n->input(0);
 }
 
+Variable* vectorOfAllocDiag(const Variable& m) {
+    Variable* v = diagonalOfAllocDiag(m);
+    return v && v->type().ndim() == 1 ? v : nullptr;
+}
+
 std::optional<EyeProduct> eyeProductOf(const Variable& m) {
     const Node* n = m.owner();
     if (!n || plainElemwiseCode(*n) != ScalarOpCode::Mul || n->numInputs() != 2) return std::nullopt;
@@ -65,8 +70,8 @@ std::optional<EyeProduct> eyeProductOf(const Variable& m) {
 }
 
 DiagonalFactor diagonalFactorKind(const Type& x) {
+    if (isStaticallyOneByOne(x)) return DiagonalFactor::Scalar;
     const bool rows = x.broadcastable(x.ndim() - 2), cols = x.broadcastable(x.ndim() - 1);
-    if (rows && cols) return DiagonalFactor::Scalar;
     return rows || cols ? DiagonalFactor::Vector : DiagonalFactor::Matrix;
 }
 

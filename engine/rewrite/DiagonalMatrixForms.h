@@ -12,6 +12,9 @@ namespace tl::rw {
 /// The vector v of AllocDiag{offset=0}(v) when `m` is one whose diagonal axes are
 /// its last two (pt.diag(v) of a vector), else null.
 Variable* diagonalOfAllocDiag(const Variable& m);
+/// The same, only for a vector v (pt.diag of a vector; the inverse's and the Cholesky
+/// factor's rewrites rebuild diag(f(v)) with the same op).
+Variable* vectorOfAllocDiag(const Variable& m);
 
 /// `m` = Elemwise{mul}(identity, x) with exactly one factor besides the identity.
 struct EyeProduct {

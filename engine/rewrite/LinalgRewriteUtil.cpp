@@ -41,6 +41,10 @@ const Op* blockwiseCoreOf(const Node* node, std::initializer_list<OpKind> kinds)
     return nullptr;
 }
 
+bool isStaticallyOneByOne(const Type& t) {
+    return t.ndim() >= 2 && t.broadcastable(t.ndim() - 2) && t.broadcastable(t.ndim() - 1);
+}
+
 bool isLeftExpandDims(const Node& node) {
     if (node.kind() != OpKind::DimShuffle) return false;
     const auto& ds = static_cast<const DimShuffleOp&>(node.op());

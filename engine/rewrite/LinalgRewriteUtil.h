@@ -30,6 +30,8 @@ const Op* blockwiseCoreOf(const Node* node, std::initializer_list<OpKind> kinds)
 inline const Op* blockwiseCoreOf(const Variable& v, std::initializer_list<OpKind> kinds) {
     return blockwiseCoreOf(v.owner(), kinds);
 }
+/// A type whose last two axes have static length 1: a matrix that is one number.
+bool isStaticallyOneByOne(const Type& t);
 /// A DimShuffle that only adds axes on the left (DimShuffle.is_left_expand_dims).
 bool isLeftExpandDims(const Node& node);
 

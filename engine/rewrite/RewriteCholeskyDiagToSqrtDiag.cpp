@@ -16,13 +16,6 @@ namespace tl {
 
 namespace {
 
-Variable* diagonalVector(const Variable& m) {
-    Variable* v = rw::diagonalOfAllocDiag(m);
-    return v && v->type().ndim() == 1 ? v : nullptr;
-}
-
-bool isOneByOne(const Type& t) { return t.ndim() >= 2 && t.broadcastable(t.ndim() - 2) && t.broadcastable(t.ndim() - 1); }
-
 Variable* squareRoot(Rewriter& rewriter, Variable* x) {
     Variable* half = rewriter.constant(NDArray::scalar(DType::Float64, 0.5));
     return rw::makeElemwiseOf(rewriter, ScalarOpCode::Pow, {x, half});
@@ -37,7 +30,7 @@ public:
     MatchResult match(const Node& node, const RewriteOptions&) const override {
         if (!rw::blockwiseCoreOf(*node.output(0), {OpKind::Cholesky})) return MatchResult::fail("not a cholesky()");
         const Variable& m = *node.input(0);
-        if (!isOneByOne(m.type()) && !diagonalVector(m) && !rw::eyeProductOf(m))
+        if (!rw::isStaticallyOneByOne(m.type()) && !rw::vectorOfAllocDiag(m) && !rw::eyeProductOf(m))
             return MatchResult::fail("its matrix is not 1x1, diag(v) of a vector or a product with an identity");
         return MatchResult::ok(std::make_unique<RewriteMatch>());
     }
@@ -45,9 +38,9 @@ public:
     void apply(Rewriter& rewriter, Node& node, const RewriteMatch&, const RewriteOptions&) const override {
         Variable* m = node.input(0);
         Variable* factor = nullptr;
-        if (isOneByOne(m->type())) {
+        if (rw::isStaticallyOneByOne(m->type())) {
             factor = rw::makeElemwiseOf(rewriter, ScalarOpCode::Sqrt, {m});
-        } else if (Variable* v = diagonalVector(*m)) {
+        } else if (Variable* v = rw::vectorOfAllocDiag(*m)) {
             factor = rewriter.create(m->owner()->opPtr(), {squareRoot(rewriter, v)})->output(0);
         } else {
             const rw::EyeProduct p = *rw::eyeProductOf(*m);

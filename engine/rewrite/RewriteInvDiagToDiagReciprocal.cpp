@@ -14,12 +14,6 @@ namespace tl {
 
 namespace {
 
-// v of diag(v) for a vector v (pt.diag of anything else is not an AllocDiag of it).
-Variable* diagonalVector(const Variable& m) {
-    Variable* v = rw::diagonalOfAllocDiag(m);
-    return v && v->type().ndim() == 1 ? v : nullptr;
-}
-
 class RewriteInvDiagToDiagReciprocal final : public NodeRewrite {
 public:
     std::string_view name() const override { return "rewrite_inv_diag_to_diag_reciprocal"; }
@@ -29,14 +23,14 @@ public:
     MatchResult match(const Node& node, const RewriteOptions&) const override {
         if (!rw::blockwiseCoreOf(*node.output(0), {OpKind::MatrixInverse, OpKind::MatrixPinv}))
             return MatchResult::fail("not an inv() or pinv()");
-        if (!diagonalVector(*node.input(0)) && !rw::eyeProductOf(*node.input(0)))
+        if (!rw::vectorOfAllocDiag(*node.input(0)) && !rw::eyeProductOf(*node.input(0)))
             return MatchResult::fail("its matrix is neither diag(v) of a vector nor a product with an identity");
         return MatchResult::ok(std::make_unique<RewriteMatch>());
     }
 
     void apply(Rewriter& rewriter, Node& node, const RewriteMatch&, const RewriteOptions&) const override {
         Variable* inverse = nullptr;
-        if (Variable* v = diagonalVector(*node.input(0))) {
+        if (Variable* v = rw::vectorOfAllocDiag(*node.input(0))) {
             Variable* one = rewriter.constant(rw::scalarArray(DType::Int8, 1));
             Variable* reciprocal = rw::makeElemwiseOf(rewriter, ScalarOpCode::TrueDiv, {one, v});
             inverse = rewriter.create(node.input(0)->owner()->opPtr(), {reciprocal})->output(0);

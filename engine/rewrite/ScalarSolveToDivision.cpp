@@ -43,8 +43,7 @@ public:
 
     MatchResult match(const Node& node, const RewriteOptions&) const override {
         if (!solveCore(node)) return MatchResult::fail("not a Blockwise solve (Solve, SolveTriangular, CholeskySolve)");
-        const Type& a = node.input(0)->type();
-        if (a.ndim() < 2 || !a.broadcastable(a.ndim() - 2) || !a.broadcastable(a.ndim() - 1))
+        if (!rw::isStaticallyOneByOne(node.input(0)->type()))
             return MatchResult::fail("the matrix is not statically 1x1");
         return MatchResult::ok(std::make_unique<RewriteMatch>());
     }
