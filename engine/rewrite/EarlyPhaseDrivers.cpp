@@ -41,7 +41,8 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                    &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &local0DotX(), &genericSolveToSolveTriangular(),
                    &transinvToInvtrans(), &svdUvMerge(), &rewriteInvInv(), &rewriteInvEyeToEye(),
                    &rewriteRemoveUselessCholesky(), &scalarSolveToDivision(),
-                   &rewriteDetDiagToProdDiag(), &rewriteInvDiagToDiagReciprocal(), &rewriteCholeskyDiagToSqrtDiag()});
+                   &rewriteDetDiagToProdDiag(), &rewriteInvDiagToDiagReciprocal(), &rewriteCholeskyDiagToSqrtDiag(),
+                   &rewriteDiagBlockdiag(), &rewriteDetBlockdiag(), &rewriteDiagKronecker(), &rewriteDetKronecker()});
 }
 
 // PyTensor runs local_IncSubtensor_serialize once more on its own just before the
@@ -60,7 +61,8 @@ std::unique_ptr<GraphPass> makeStabilizeDriver() {
                    &localDimshuffleLift(), &localEagerUselessUnbatchedBlockwise(), &local0DotX(), &invAsSolve(),
                    &genericSolveToSolveTriangular(), &localDetChol(), &svdUvMerge(), &rewriteInvInv(), &rewriteInvEyeToEye(),
                    &rewriteRemoveUselessCholesky(), &scalarSolveToDivision(),
-                   &rewriteDetDiagToProdDiag(), &rewriteInvDiagToDiagReciprocal(), &rewriteCholeskyDiagToSqrtDiag()});
+                   &rewriteDetDiagToProdDiag(), &rewriteInvDiagToDiagReciprocal(), &rewriteCholeskyDiagToSqrtDiag(),
+                   &rewriteDiagBlockdiag(), &rewriteDetBlockdiag(), &rewriteDiagKronecker(), &rewriteDetKronecker()});
 }
 
 // PyTensor's local_fill_to_alloc and local_elemwise_alloc (positions 1.51 and 1.52, after
@@ -84,7 +86,7 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
                    &localAdvancedIncSubtensorToAdvancedIncSubtensor1(), &localBatchedMatmulToCoreMatmulWithReshape(),
                    &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &specializeMatmulToBatchedDot(),
                    &inlineOptimizedEinsum(), &batchedVectorBSolveToMatrixBSolve(), &reuseDecompositionMultipleSolves(),
-                   &localDetChol(), &slogdetSpecialization(), &svdUvMerge()});
+                   &localLiftThroughLinalg(), &localDetChol(), &slogdetSpecialization(), &svdUvMerge()});
 }
 
 // PyTensor's uncanonicalize (position 3, after specialize): of its rewrites only

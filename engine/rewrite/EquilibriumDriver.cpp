@@ -6,13 +6,26 @@
 namespace tl {
 
 namespace {
-// Collects the nodes a rewrite touched so they are offered again.
+// Collects the nodes a rewrite touched so they are offered again: what it created,
+// what now reads something else, and, for the kinds in `siblingKinds` (those with a
+// rewrite whose match looks at the other readers of its inputs), every other reader of
+// a value that gained a reader.
 class TouchedNodes : public RewriteListener {
 public:
+    explicit TouchedNodes(const std::vector<char>& siblingKinds)
+        : m_siblingKinds(siblingKinds),
+          m_watchSiblings(std::find(siblingKinds.begin(), siblingKinds.end(), 1) != siblingKinds.end()) {}
     std::vector<NodeId> nodes;
-    void nodeCreated(const Node& n) override { nodes.push_back(n.id()); }
+    void nodeCreated(const Node& n) override {
+        nodes.push_back(n.id());
+        if (m_watchSiblings)
+            for (const Variable* v : n.inputs()) addSiblings(*v, n);
+    }
     void variableReplaced(const Variable&, const Variable& now) override { addClients(now); }
-    void inputChanged(const Node& n, int, const Variable&, const Variable&) override { nodes.push_back(n.id()); }
+    void inputChanged(const Node& n, int, const Variable&, const Variable& now) override {
+        nodes.push_back(n.id());
+        if (m_watchSiblings) addSiblings(now, n);
+    }
     void opChanged(const Node& n, const OpPtr&, const OpPtr&) override { nodes.push_back(n.id()); }
 
 private:
@@ -21,6 +34,12 @@ private:
             if (c.node) nodes.push_back(c.node->id());
         if (v.owner()) nodes.push_back(v.owner()->id());
     }
+    void addSiblings(const Variable& v, const Node& reader) {
+        for (const Client& c : v.clients())
+            if (c.node && c.node != &reader && m_siblingKinds[static_cast<size_t>(c.node->kind())]) nodes.push_back(c.node->id());
+    }
+    const std::vector<char>& m_siblingKinds;
+    bool m_watchSiblings;
 };
 // Which node ids are in the worklist: one byte per id between the lowest id seen
 // and the highest (ids are dense: never reused, handed out in increasing order).
@@ -64,8 +83,12 @@ bool EquilibriumDriver::run(Rewriter& rewriter, const RewriteOptions& options) {
     m_converged = true;
     // Rewrites by root kind, so each node only meets the rewrites that can fire on it.
     std::vector<std::vector<const NodeRewrite*>> byKind(kNumOpKinds);
+    std::vector<char> siblingKinds(kNumOpKinds, 0);
     for (const NodeRewrite* r : m_enabled)
-        for (OpKind k : r->rootKinds()) byKind[static_cast<int>(k)].push_back(r);
+        for (OpKind k : r->rootKinds()) {
+            byKind[static_cast<int>(k)].push_back(r);
+            if (r->matchReadsSiblings()) siblingKinds[static_cast<size_t>(k)] = 1;
+        }
 
     // Only a node of a root kind can start a rewrite, and only a rewrite makes new
     // nodes: a graph without such nodes is left as it is without a walk.
@@ -81,7 +104,7 @@ bool EquilibriumDriver::run(Rewriter& rewriter, const RewriteOptions& options) {
         work.push_back(n->id());
         queued.insert(n->id());
     }
-    TouchedNodes touched;
+    TouchedNodes touched(siblingKinds);
     ScopedListener listening(rewriter, &touched);
     bool changed = false;
     while (!work.empty()) {

@@ -63,6 +63,9 @@ Pipeline Pipeline::fastRun() {
     p.addPhase("specialize", passList(makeSpecializeDriver()));
     p.addPhase("uncanonicalize", passList(makeUncanonicalizeDriver()));
     p.addPhase("fusion", passList(makeElemwiseFusion(), makeCareduceFusionDriver(), makeScanInnerRewrites(InnerRewriteStage::Late)));
+    // PyTensor's merge2 (position 49, after elemwise_fusion by name): what specialize
+    // built twice (two lifted factorizations of one block) is one node before inplace.
+    p.addPhase("merge2", passList(makeMergePass()));
     p.addPhase("inplace", passList(makeBlockwiseInplace(), makeInplaceSetSubtensor(), makeInplaceElemwise(),
                                    std::make_unique<EquilibriumDriver>(  // PyTensor's position 60: core ops keep inplace
                                        "local_useless_unbatched_blockwise", std::vector<std::string>{"fast_run", "blockwise"},

@@ -24,6 +24,7 @@ public:
     std::string_view name() const override { return "local_det_chol"; }
     std::vector<std::string> tags() const override { return {"fast_run", "stabilize", "specialize"}; }
     std::vector<OpKind> rootKinds() const override { return {OpKind::Blockwise}; }
+    bool matchReadsSiblings() const override { return true; }
 
     MatchResult match(const Node& node, const RewriteOptions&) const override {
         if (!rw::blockwiseCoreOf(*node.output(0), {OpKind::Det})) return MatchResult::fail("not a det()");

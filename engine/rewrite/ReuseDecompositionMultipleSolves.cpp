@@ -29,6 +29,7 @@ public:
     std::string_view name() const override { return "reuse_decomposition_multiple_solves"; }
     std::vector<std::string> tags() const override { return {"fast_run", "specialize"}; }
     std::vector<OpKind> rootKinds() const override { return {OpKind::Blockwise}; }
+    bool matchReadsSiblings() const override { return true; }
 
     MatchResult match(const Node& node, const RewriteOptions& options) const override {
         std::string why;

@@ -74,6 +74,11 @@ public:
     virtual MatchResult match(const Node& node, const RewriteOptions& options) const = 0;
     /// Applies a match found on `node` by this rewrite's match().
     virtual void apply(Rewriter& rewriter, Node& node, const RewriteMatch& match, const RewriteOptions& options) const = 0;
+    /// True when match() looks at the other readers of the node's inputs (a Cholesky
+    /// factor of a determinant's matrix): a worklist driver then offers the node again
+    /// when a rewrite gives one of its inputs a new reader, as PyTensor's repeated
+    /// sweeps over the whole graph would meet it again.
+    virtual bool matchReadsSiblings() const { return false; }
 };
 
 class GraphPass {

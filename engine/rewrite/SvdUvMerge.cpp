@@ -30,6 +30,7 @@ public:
     std::string_view name() const override { return "svd_uv_merge"; }
     std::vector<std::string> tags() const override { return {"fast_run", "canonicalize", "stabilize", "specialize"}; }
     std::vector<OpKind> rootKinds() const override { return {OpKind::Blockwise}; }
+    bool matchReadsSiblings() const override { return true; }
 
     MatchResult match(const Node& node, const RewriteOptions&) const override {
         const PropsOp* core = svdCore(&node);
