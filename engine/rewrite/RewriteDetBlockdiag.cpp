@@ -6,8 +6,6 @@
 // square (the block_diag can still be) makes det fail where the whole matrix had
 // determinant 0, as in PyTensor; one statically known not to be is left alone.
 #include "ops/Linalg.h"
-#include "ops/MakeVector.h"
-#include "ops/Reduce.h"
 #include "rewrite/LinalgRewriteUtil.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
@@ -36,8 +34,7 @@ public:
         std::vector<Variable*> dets;
         for (Variable* m : node.input(0)->owner()->inputs())
             dets.push_back(rw::castTo(rewriter, rw::applyLinalgBlockwise(rewriter, makeDet(), {m}), dtype));
-        Variable* vector = rewriter.create(makeMakeVector(dtype), dets)->output(0);
-        rewriter.replace(node.output(0), rewriter.create(makeReduce(ReduceKind::Prod, std::nullopt), {vector})->output(0));
+        rewriter.replace(node.output(0), rw::productOfScalars(rewriter, std::move(dets), dtype));
     }
 };
 

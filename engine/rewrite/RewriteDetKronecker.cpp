@@ -6,8 +6,6 @@
 // the same numbers. A factor that is not square (the product can still be) makes det
 // fail, as in PyTensor; one statically known not to be is left alone.
 #include "ops/Linalg.h"
-#include "ops/MakeVector.h"
-#include "ops/Reduce.h"
 #include "rewrite/LinalgRewriteUtil.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
@@ -40,8 +38,7 @@ public:
             return rw::castTo(rewriter, rw::makeElemwiseOf(rewriter, ScalarOpCode::Pow, {det, exponent}), dtype);
         };
         std::vector<Variable*> factors{power(a, rw::dimOf(rewriter, b, 1)), power(b, rw::dimOf(rewriter, a, 1))};
-        Variable* vector = rewriter.create(makeMakeVector(dtype), factors)->output(0);
-        rewriter.replace(node.output(0), rewriter.create(makeReduce(ReduceKind::Prod, std::nullopt), {vector})->output(0));
+        rewriter.replace(node.output(0), rw::productOfScalars(rewriter, std::move(factors), dtype));
     }
 };
 

@@ -1,5 +1,7 @@
 #include "rewrite/StructuredMatrixForms.h"
 
+#include "ops/MakeVector.h"
+#include "ops/Reduce.h"
 #include "rewrite/LinalgRewriteUtil.h"
 
 #include <algorithm>
@@ -36,6 +38,11 @@ bool isStaticallySquare(const Type& t) {
 
 bool inputsMaybeSquare(const Node& node) {
     return std::all_of(node.inputs().begin(), node.inputs().end(), [](const Variable* v) { return maybeSquare(v->type()); });
+}
+
+Variable* productOfScalars(Rewriter& rw, std::vector<Variable*> scalars, DType dtype) {
+    Variable* vector = rw.create(makeMakeVector(dtype), std::move(scalars))->output(0);
+    return rw.create(makeReduce(ReduceKind::Prod, std::nullopt), {vector})->output(0);
 }
 
 } // namespace tl::rw

@@ -5,7 +5,9 @@
 // pt.linalg.block_diag (a Blockwise{BlockDiagonal}) and pt.linalg.kron of two
 // matrices (a KroneckerProduct, an OpFromGraph in PyTensor that stays one op until
 // the graph is compiled).
-#include "ir/Graph.h"
+#include "ir/Rewriter.h"
+
+#include <vector>
 
 namespace tl::rw {
 
@@ -22,5 +24,8 @@ bool maybeSquare(const Type& t);
 bool isStaticallySquare(const Type& t);
 /// True when every input of `node` may be square (maybeSquare).
 bool inputsMaybeSquare(const Node& node);
+/// prod(MakeVector(scalars)): the product of 0-d values of `dtype`, as PyTensor's
+/// prod() of a list of them builds it.
+Variable* productOfScalars(Rewriter& rw, std::vector<Variable*> scalars, DType dtype);
 
 } // namespace tl::rw
