@@ -2,7 +2,8 @@
 // y's producer as PyTensor's ShapeFeature reads it (op.infer_shape) and its
 // local_track_shape_i installs it:
 //   Shape_i{0}(Alloc(v, n, 7))         -> n            (also AllocEmpty's dims)
-//   Shape_i{0}(SpecifyShape(x, n, 7))  -> n
+//   Shape_i{0}(SpecifyShape(x, n, 7))  -> n               (x's dim where it says None)
+//   Shape_i{0}(kron(a: (3, 3), b: (2, 2)))  -> 6          (static factors)
 //   Shape_i{1}(Transpose(x))           -> Shape_i{0}(x)   (DimShuffle maps the axis)
 //   Shape_i{0}(Unbroadcast{0}(x))      -> Shape_i{0}(x)   (also DeepCopyOp)
 //   Shape_i{0}(x[1:])                  -> maximum(Shape_i{0}(x) - 1, 0)
@@ -14,6 +15,10 @@
 //   Shape_i{0}(cumsum(x: (5, 3)))      -> 15              (flattened: x's size, when
 //                                                         static; PyTensor's prod of
 //                                                         x's dims folds to it)
+//   Shape_i{1}(Dot22(a, b))            -> Shape_i{1}(b)   (and every op whose output
+//   Shape_i{0}(Eigh(x).0)              -> Shape_i{0}(x)    dim is one input dim, a
+//                                                         Blockwise by its signature:
+//                                                         rw::outputDimSource)
 // The dim becomes a 0-d int64 tensor (a constant, a Cast{int64} of the input, or the
 // few int64 scalar ops of a slice's length, which constant folding then reduces).
 // Not tracked through an Elemwise dim that several operands may fix (any of them may
@@ -26,6 +31,7 @@
 #include "ops/Shape.h"
 #include "ops/Subtensor.h"
 #include "rewrite/DimSources.h"
+#include "rewrite/OutputDimSources.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
 
@@ -133,9 +139,22 @@ public:
         case OpKind::Alloc: m->dim = p->input(1 + i); break;
         case OpKind::AllocEmpty: m->dim = p->input(i); break;
         case OpKind::SpecifyShape:
-            if (p->input(1 + i)->type().isNoneType()) return MatchResult::fail("the dim is specified as None");
-            m->dim = p->input(1 + i);
+            if (p->input(1 + i)->type().isNoneType()) {  // not specified: the input's
+                m->shapeOf = p->input(0);
+                m->axis = i;
+            } else {
+                m->dim = p->input(1 + i);
+            }
             break;
+        case OpKind::KroneckerProduct: {  // the product of the factors' lengths
+            if (p->input(0)->type().ndim() != y->type().ndim() || p->input(1)->type().ndim() != y->type().ndim())
+                return MatchResult::fail("a factor has fewer axes than the product");
+            const int64_t a = p->input(0)->type().shape[static_cast<size_t>(i)];
+            const int64_t b = p->input(1)->type().shape[static_cast<size_t>(i)];
+            if (a == kUnknownDim || b == kUnknownDim) return MatchResult::fail("a factor's length is not static");
+            m->size = a * b;
+            break;
+        }
         case OpKind::DimShuffle: {
             const int a = static_cast<const DimShuffleOp&>(p->op()).newOrder().at(static_cast<size_t>(i));
             if (a < 0) return MatchResult::fail(options, [&] { return std::string("dim " + std::to_string(i) + " is a new broadcastable axis"); });
@@ -185,7 +204,14 @@ public:
             }
             break;
         }
-        default: return MatchResult::fail(options, [&] { return std::string(p->label() + " does not fix the shape by its inputs"); });
+        default: {
+            const auto source = rw::outputDimSource(*p, y->outputIndex(), i);
+            if (!source)
+                return MatchResult::fail(options, [&] { return std::string(p->label() + " does not fix this dim by one of its inputs' dims"); });
+            m->shapeOf = p->input(source->input);
+            m->axis = source->axis;
+            break;
+        }
         }
         if (m->dim && !m->dim->isConstant() && m->dim->type().isScalarType() && !isInteger(m->dim->type().dtype))
             return MatchResult::fail("the dim is not an integer");

@@ -129,7 +129,7 @@ private slots:
         QTest::newRow("track: alloc dims") << "shape_i of alloc" << "local_track_shape_i" << "Shape_i" << 0 << 2;
         QTest::newRow("track: alloc empty, cast to int64") << "shape_i of alloc empty (int8 dim)" << "local_track_shape_i" << "Shape_i" << 0 << 1;
         QTest::newRow("track: specify_shape") << "shape_i of specify_shape" << "local_track_shape_i" << "Shape_i" << 0 << 1;
-        QTest::newRow("track: not a None dim") << "shape_i of specify_shape None" << "local_track_shape_i" << "Shape_i" << 1 << 0;
+        QTest::newRow("track: a None dim is the input's") << "shape_i of specify_shape None" << "local_track_shape_i" << "SpecifyShape" << 0 << 1;
         QTest::newRow("track: transpose maps the axis") << "shape_i of transpose" << "local_track_shape_i" << "DimShuffle" << 0 << 1;
         QTest::newRow("track: unbroadcast") << "shape_i of unbroadcast" << "local_track_shape_i" << "Unbroadcast" << 0 << 1;
         QTest::newRow("track: elemwise of one operand") << "shape_i of elemwise" << "local_track_shape_i" << "Elemwise" << 0 << 1;
