@@ -31,8 +31,8 @@
 #include "ops/Shape.h"
 #include "ops/Subtensor.h"
 #include "rewrite/DimSources.h"
-#include "rewrite/OutputDimSources.h"
 #include "rewrite/LocalRewriteUtil.h"
+#include "rewrite/OutputDimSources.h"
 #include "rewrite/Rewrites.h"
 
 namespace tl {
