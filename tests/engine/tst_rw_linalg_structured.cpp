@@ -70,6 +70,19 @@ const std::map<QString, Case>& cases() {
          {[](GraphBuilder& b) { return det(spdInput(b, "A", 3)); }, &rewriteDetBlockdiag(), "rewrite_det_blockdiag", false}},
         // rewrite_diag_kronecker
         {"diag of kron", {[](GraphBuilder& b) { return diag(kronOfSpd(b)); }, &rewriteDiagKronecker(), "rewrite_diag_kronecker", true}},
+        {"diag of kron of integer matrices",
+         {[](GraphBuilder& b) {
+              return diag(kron(b.input("P", DType::Int32, {3, 3}), b.input("Q", DType::Int64, {2, 2})));
+          },
+          &rewriteDiagKronecker(), "rewrite_diag_kronecker", true}},
+        {"det of kron of integer matrices",
+         {[](GraphBuilder& b) { return det(kron(b.input("P", DType::Int32, {2, 2}), b.input("Q", DType::Int64, {2, 2}))); },
+          &rewriteDetKronecker(), "rewrite_det_kronecker", true}},
+        {"diag of block_diag of mixed dtypes",
+         {[](GraphBuilder& b) {
+              return diag(blockDiag({b.input("P", DType::Float32, {2, 2}), b.input("Q", DType::Int16, {3, 3})}));
+          },
+          &rewriteDiagBlockdiag(), "rewrite_diag_blockdiag", true}},
         {"diag(k=-1) of kron",
          {[](GraphBuilder& b) { return diag(kronOfSpd(b), -1); }, &rewriteDiagKronecker(), "rewrite_diag_kronecker", false}},
         {"diag of kron of non-square factors",
