@@ -13,8 +13,8 @@
 // as PyTensor's (a Hermitian product need not have Hermitian factors). An inverse or a
 // Cholesky factor of a block or factor that is not square fails where the whole matrix
 // was singular, as in PyTensor; one statically known not to be square is left alone.
-// The same for a product of two negative definite factors: its Cholesky factor
-// exists and theirs do not.
+// A Kronecker product of two negative definite factors has a Cholesky factor while
+// they have none: the lifted factors fail there (NaN with on_error='nan').
 #include "ops/Blockwise.h"
 #include "ops/Linalg.h"
 #include "rewrite/LinalgRewriteUtil.h"
