@@ -66,8 +66,10 @@ OpPtr makeKroneckerProduct();
 bool isLinalgKind(OpKind kind);
 
 /// The op's gufunc signature as PyTensor gives it ("(m,m),(m)->(m)" for a Solve with
-/// b_ndim=1), for the linear-algebra ops, Dot and BatchedDot; std::invalid_argument
-/// for an op without one.
+/// b_ndim=1), for the linear-algebra ops, Dot and BatchedDot; nullopt for an op
+/// without one.
+std::optional<std::string> gufuncSignatureOf(const Op& core);
+/// The same; std::invalid_argument for an op without one.
 std::string gufuncSignature(const Op& core);
 
 } // namespace tl

@@ -41,7 +41,7 @@ bool isLinalgKind(OpKind kind) {
     }
 }
 
-std::string gufuncSignature(const Op& core) {
+std::optional<std::string> gufuncSignatureOf(const Op& core) {
     const auto* p = dynamic_cast<const PropsOp*>(&core);
     auto flag = [&](const char* name) { return p && p->boolProp(name); };
     switch (core.kind()) {
@@ -84,6 +84,11 @@ std::string gufuncSignature(const Op& core) {
     }
     default: break;
     }
+    return std::nullopt;
+}
+
+std::string gufuncSignature(const Op& core) {
+    if (auto sig = gufuncSignatureOf(core)) return *sig;
     throw std::invalid_argument(core.name() + " has no gufunc signature (PyTensor does not batch it with Blockwise)");
 }
 

@@ -5,19 +5,10 @@
 #include "rewrite/LocalRewriteUtil.h"
 
 #include <algorithm>
-#include <array>
 
 namespace tl::rw {
 
 namespace {
-
-// Core ops whose gufunc signature (ops/LinalgSignatures.cpp) names their outputs' dims
-// after their inputs'.
-constexpr std::array kSignedCores = {OpKind::MatrixInverse, OpKind::Solve, OpKind::SolveTriangular, OpKind::CholeskySolve,
-                                     OpKind::Cholesky, OpKind::LU, OpKind::LUFactor, OpKind::PivotToPermutations,
-                                     OpKind::QR, OpKind::Eigh, OpKind::SVD, OpKind::MatrixPinv,
-                                     OpKind::BilinearSolveDiscreteLyapunov, OpKind::SolveContinuousLyapunov,
-                                     OpKind::SolveDiscreteARE};
 
 // Output `output`'s dim `axis` by a gufunc signature: a core dim takes the length of the
 // first input core dim of its name; a batch dim, the one input whose batch dim there is
@@ -93,8 +84,8 @@ std::optional<InputDim> outputDimSource(const Node& node, int output, int axis) 
     case OpKind::Split: return besideAxis(node, 1, 0, axis);
     default: break;
     }
-    if (std::find(kSignedCores.begin(), kSignedCores.end(), node.kind()) != kSignedCores.end())
-        return bySignature(GufuncSignature::parse(gufuncSignature(node.op())), node, output, axis);
+    // The unwrapped linear-algebra ops, by the signature a Blockwise of them would have.
+    if (auto sig = gufuncSignatureOf(node.op())) return bySignature(GufuncSignature::parse(*sig), node, output, axis);
     return std::nullopt;
 }
 
