@@ -24,16 +24,17 @@ std::unique_ptr<GraphPass> makeShapeDriver() {
 std::unique_ptr<GraphPass> makeUselessDriver() {
     return driver("useless", {"fast_run", "fast_compile", "useless"},
                   {&localUselessSpecifyShape(), &localUselessReshape(), &localUselessUnbroadcast(), &localUselessSlice(),
-                   &localUselessElemwise(), &localUselessAlloc(), &localUselessFill(), &localRemoveUselessAssert(), &localViewOp(),
+                   &localUselessElemwise(), &localUselessSwitch(), &localUselessAlloc(), &localUselessFill(), &localRemoveUselessAssert(), &localViewOp(),
                    &shapeIOfStaticDim(), &localSubtensorMakeVector()});
 }
 
 std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
     return driver("canonicalize", {"fast_run", "fast_compile", "canonicalize"},
                   {&constantFolding(), &localUselessSpecifyShape(), &localSpecifyShapeLift(), &localUselessReshape(), &localReshapeChain(), &localUselessUnbroadcast(), &localUselessSlice(),
-                   &localUselessElemwise(), &localUselessAlloc(), &localUselessFill(), &localFillSink(), &localViewOp(),
+                   &localUselessElemwise(), &localUselessSwitch(), &localUselessAlloc(), &localUselessFill(), &localFillSink(), &localViewOp(),
                    &shapeOfStaticShape(), &shapeIOfStaticDim(),
-                   &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(), &localDimshuffleLift(),
+                   &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(),
+                   &localSubtensorRemoveBroadcastableIndex(), &localDimshuffleLift(), &localReduceBroadcastable(),
                    &localAddCanonizer(),
                    &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localMergeSwitchSameCond(), &localIncSubtensorSerialize(),
                    &localUpcastElemwiseConstantInputs(),
@@ -79,20 +80,20 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
     return driver("specialize", {"fast_run", "specialize"},
                   {&constantFolding(), &localPowSpecialize(), &localPowToNestedSquaring(), &localMulSpecialize(), &localMulSwitchSink(), &localAddRemoveZeros(),
                    &localExpm1(), &localLog1p(), &localLogSumExp(), &localLogAddExp(), &localLogErfc(), &localGradLogErfcNeg(), &local1mSigmoid(),
-                   &localUselessElemwise(), &localFillToAlloc(), &localElemwiseAlloc(), &localUselessSpecifyShape(), &localSpecifyShapeLift(), &localUselessReshape(), &localReshapeChain(),
+                   &localUselessElemwise(), &localUselessSwitch(), &localFillToAlloc(), &localElemwiseAlloc(), &localUselessSpecifyShape(), &localSpecifyShapeLift(), &localUselessReshape(), &localReshapeChain(),
                    &localUselessUnbroadcast(), &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &shapeOfStaticShape(), &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(),
-                   &localReplaceAdvancedSubtensor(),
+                   &localSubtensorRemoveBroadcastableIndex(), &localReduceBroadcastable(), &localReplaceAdvancedSubtensor(),
                    &localAdvancedIncSubtensorToAdvancedIncSubtensor1(), &localBatchedMatmulToCoreMatmulWithReshape(),
                    &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &specializeMatmulToBatchedDot(),
                    &inlineOptimizedEinsum(), &batchedVectorBSolveToMatrixBSolve(), &reuseDecompositionMultipleSolves(),
                    &localLiftThroughLinalg(), &localDetChol(), &slogdetSpecialization(), &svdUvMerge()});
 }
 
-// PyTensor's uncanonicalize (position 3, after specialize): of its rewrites only
-// local_max_to_min so far.
+// PyTensor's uncanonicalize (position 3, after specialize): of its rewrites
+// local_max_to_min and local_reduce_broadcastable so far.
 std::unique_ptr<GraphPass> makeUncanonicalizeDriver() {
-    return driver("uncanonicalize", {"fast_run", "uncanonicalize"}, {&localMaxToMin()});
+    return driver("uncanonicalize", {"fast_run", "uncanonicalize"}, {&localMaxToMin(), &localReduceBroadcastable()});
 }
 
 } // namespace tl

@@ -40,6 +40,15 @@ const NodeRewrite& localUselessUnbroadcast();
 const NodeRewrite& localUselessSlice();
 const NodeRewrite& localUselessElemwise();
 const NodeRewrite& localUselessAlloc();
+/// local_useless_switch: switch(c, a, b) -> a or b for a constant c, switch(c, a, a) -> a,
+/// and a clamped Shape_i -> the Shape_i (useless, canonicalize, specialize).
+const NodeRewrite& localUselessSwitch();
+/// local_reduce_broadcastable: a reduction over axes of static length 1 drops them with a
+/// DimShuffle (canonicalize, specialize, uncanonicalize).
+const NodeRewrite& localReduceBroadcastable();
+/// local_subtensor_remove_broadcastable_index: x[0] / x[-1] of an axis of static length 1
+/// (the others whole) -> a DimShuffle dropping it (canonicalize, specialize).
+const NodeRewrite& localSubtensorRemoveBroadcastableIndex();
 const NodeRewrite& localRemoveUselessAssert();
 /// Fills (Second; docs/rewrites/fill.md): local_useless_fill: fill(s, v) -> v where s
 /// provably does not stretch v (useless, canonicalize, and the pass after stabilize).

@@ -49,8 +49,8 @@ from pytensor_export_trace import record_rewrites, save_trace  # noqa: E402
 from corpus_inventory import graph_ops  # noqa: E402
 
 
-def program_names():
-    return sorted(f[:-3] for f in os.listdir(PROGRAMS) if f.endswith(".py") and not f.startswith("_"))
+def program_names(folder=PROGRAMS):
+    return sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py") and not f.startswith("_"))
 
 
 def value_json(a):
@@ -106,8 +106,8 @@ def scan_buffers(f, args):
     return {"scans": scans}
 
 
-def export_program(name, out_dir):
-    ns = runpy.run_path(os.path.join(PROGRAMS, name + ".py"), run_name="corpus_" + name)
+def export_program(name, out_dir, folder=PROGRAMS):
+    ns = runpy.run_path(os.path.join(folder, name + ".py"), run_name="corpus_" + name)
     inputs, outputs, values = ns["inputs"], ns["outputs"], ns["values"]
     missing = [v.name for v in inputs if v.name not in values]
     if missing:
@@ -155,8 +155,9 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--only", nargs="+", metavar="NAME")
+    ap.add_argument("--programs", default=PROGRAMS, help="the folder of programs (default: programs/)")
     a = ap.parse_args(argv)
-    names = program_names()
+    names = program_names(a.programs)
     if a.only:
         unknown = sorted(set(a.only) - set(names))
         if unknown:
@@ -171,7 +172,7 @@ def main(argv):
         if os.path.exists(err):
             os.remove(err)
         try:
-            info = export_program(name, a.out)
+            info = export_program(name, a.out, a.programs)
         except Exception:  # noqa: BLE001 - reported per program
             os.makedirs(os.path.dirname(err), exist_ok=True)
             with open(err, "w") as fh:

@@ -37,9 +37,11 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GAPS = os.path.join(HERE, "known_gaps.json")
+PROGRAMS = os.path.join(HERE, "programs")
 sys.path.insert(0, HERE)
 
 from corpus_checks import STAGES, check_program, gap_category  # noqa: E402
+import random_programs  # noqa: E402
 
 
 def load_gaps():
@@ -47,8 +49,9 @@ def load_gaps():
         return json.load(f)
 
 
-def export(shared, out, only):
-    cmd = [os.path.join(shared, "pytensor", "python.sh"), os.path.join(HERE, "export_corpus.py"), "--out", out]
+def export(shared, out, only, programs):
+    cmd = [os.path.join(shared, "pytensor", "python.sh"), os.path.join(HERE, "export_corpus.py"), "--out", out,
+           "--programs", programs]
     if only:
         cmd += ["--only", *only]
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -81,6 +84,10 @@ def main():
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     ap.add_argument("--out", required=True, help="where the corpus is exported (a build folder)")
     ap.add_argument("--only", nargs="+", metavar="NAME")
+    ap.add_argument("--programs", default=PROGRAMS,
+                    help="the folder of programs; known_gaps.json applies to the default only")
+    ap.add_argument("--random", nargs=2, type=int, metavar=("SEED", "COUNT"),
+                    help="check COUNT programs of random_programs.py's SEED instead (written to OUT/programs)")
     ap.add_argument("--no-export", action="store_true", help="check what --out already holds")
     ap.add_argument("--update-gaps", action="store_true")
     ap.add_argument("--add-gaps", action="store_true")
@@ -88,13 +95,17 @@ def main():
     if not os.path.isfile(os.path.join(a.shared, "pytensor", "python.sh")):
         print(f"skipped: no PyTensor at {os.path.join(a.shared, 'pytensor')} (../shared/pytensor is absent)")
         return 0
+    if a.random:
+        a.programs = os.path.join(a.out, "programs")
+        random_programs.write(a.programs, *a.random)
     if not a.no_export:
-        export(a.shared, a.out, a.only)
-    gaps = load_gaps()
+        export(a.shared, a.out, a.only, a.programs)
+    own = os.path.samefile(a.programs, PROGRAMS)
+    gaps = load_gaps() if own else {}
     names = sorted(d for d in os.listdir(a.out) if os.path.isdir(os.path.join(a.out, d)))
     if a.only:
         names = [n for n in names if n in a.only]
-    programs = sorted(f[:-3] for f in os.listdir(os.path.join(HERE, "programs")) if f.endswith(".py"))
+    programs = sorted(f[:-3] for f in os.listdir(a.programs) if f.endswith(".py") and not f.startswith("_"))
     results, problems, checked = {}, [], 0
     for n in sorted(set(gaps) - set(programs)):
         problems.append(f"{n}: listed in known_gaps.json but there is no such program")
@@ -119,7 +130,7 @@ def main():
         json.dump(results, f, indent=1, sort_keys=True)
     print(table(results, gaps))
     print("\nok: passes; gap: fails as known_gaps.json says; FAIL: fails unlisted; PASS!: passes but listed; -: not run")
-    if a.update_gaps:
+    if a.update_gaps and own:
         new = {}
         for n in sorted(results):
             for stage, (status, msg) in results[n].items():
