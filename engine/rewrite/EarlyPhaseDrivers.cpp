@@ -24,14 +24,14 @@ std::unique_ptr<GraphPass> makeShapeDriver() {
 std::unique_ptr<GraphPass> makeUselessDriver() {
     return driver("useless", {"fast_run", "fast_compile", "useless"},
                   {&localUselessSpecifyShape(), &localUselessReshape(), &localUselessUnbroadcast(), &localUselessSlice(),
-                   &localUselessElemwise(), &localUselessSwitch(), &localUselessAlloc(), &localUselessFill(), &localRemoveUselessAssert(), &localViewOp(),
+                   &localUselessElemwise(), &localUselessSwitch(), &localUselessElemwiseComparison(), &localUselessAlloc(), &localUselessFill(), &localRemoveUselessAssert(), &localViewOp(),
                    &shapeIOfStaticDim(), &localSubtensorMakeVector()});
 }
 
 std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
     return driver("canonicalize", {"fast_run", "fast_compile", "canonicalize"},
                   {&constantFolding(), &localUselessSpecifyShape(), &localSpecifyShapeLift(), &localUselessReshape(), &localReshapeChain(), &localUselessUnbroadcast(), &localUselessSlice(),
-                   &localUselessElemwise(), &localUselessSwitch(), &localUselessAlloc(), &localUselessFill(), &localFillSink(), &localViewOp(),
+                   &localUselessElemwise(), &localUselessSwitch(), &localUselessElemwiseComparison(), &localUselessAlloc(), &localUselessFill(), &localFillSink(), &localViewOp(),
                    &shapeOfStaticShape(), &shapeIOfStaticDim(),
                    &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(),
                    &localSubtensorRemoveBroadcastableIndex(), &localDimshuffleLift(), &localReduceBroadcastable(),
@@ -58,7 +58,7 @@ std::unique_ptr<GraphPass> makeStabilizeDriver() {
     return driver("stabilize", {"fast_run", "stabilize"},
                   {&constantFolding(), &localExpm1(), &localLog1p(), &logSigmToSoftplus(), &log1mSigmToSoftplus(), &local1mSigmoid(),
                    &localLog1pPlusminusExp(), &localLogsoftmax(), &localLogSumExp(), &localLogAddExp(), &logdiffexpToLog1mexpdiff(),
-                   &localLogErfc(), &localGradLogErfcNeg(), &localUselessElemwise(), &localFillToAlloc(),
+                   &localLogErfc(), &localGradLogErfcNeg(), &localUselessElemwise(), &localUselessElemwiseComparison(), &localFillToAlloc(),
                    &localDimshuffleLift(), &localEagerUselessUnbatchedBlockwise(), &local0DotX(), &invAsSolve(),
                    &genericSolveToSolveTriangular(), &localDetChol(), &svdUvMerge(), &rewriteInvInv(), &rewriteInvEyeToEye(),
                    &rewriteRemoveUselessCholesky(), &scalarSolveToDivision(),
@@ -80,10 +80,11 @@ std::unique_ptr<GraphPass> makeSpecializeDriver() {
     return driver("specialize", {"fast_run", "specialize"},
                   {&constantFolding(), &localPowSpecialize(), &localPowToNestedSquaring(), &localMulSpecialize(), &localMulSwitchSink(), &localAddRemoveZeros(),
                    &localExpm1(), &localLog1p(), &localLogSumExp(), &localLogAddExp(), &localLogErfc(), &localGradLogErfcNeg(), &local1mSigmoid(),
-                   &localUselessElemwise(), &localUselessSwitch(), &localFillToAlloc(), &localElemwiseAlloc(), &localUselessSpecifyShape(), &localSpecifyShapeLift(), &localUselessReshape(), &localReshapeChain(),
+                   &localUselessElemwise(), &localUselessSwitch(), &localUselessElemwiseComparison(), &localFillToAlloc(), &localElemwiseAlloc(), &localUselessSpecifyShape(), &localSpecifyShapeLift(), &localUselessReshape(), &localReshapeChain(),
                    &localUselessUnbroadcast(), &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &shapeOfStaticShape(), &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(),
-                   &localSubtensorRemoveBroadcastableIndex(), &localReduceBroadcastable(), &localReplaceAdvancedSubtensor(),
+                   &localSubtensorRemoveBroadcastableIndex(), &localReduceBroadcastable(), &localSumProdOfMulOrDiv(),
+                   &localReplaceAdvancedSubtensor(),
                    &localAdvancedIncSubtensorToAdvancedIncSubtensor1(), &localBatchedMatmulToCoreMatmulWithReshape(),
                    &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &specializeMatmulToBatchedDot(),
                    &inlineOptimizedEinsum(), &batchedVectorBSolveToMatrixBSolve(), &reuseDecompositionMultipleSolves(),

@@ -43,9 +43,16 @@ const NodeRewrite& localUselessAlloc();
 /// local_useless_switch: switch(c, a, b) -> a or b for a constant c, switch(c, a, a) -> a,
 /// and a clamped Shape_i -> the Shape_i (useless, canonicalize, specialize).
 const NodeRewrite& localUselessSwitch();
+/// local_useless_elemwise_comparison: comparisons of lengths with 0 (never negative),
+/// and of an integer x with itself, by their known answer (useless, canonicalize,
+/// stabilize, specialize).
+const NodeRewrite& localUselessElemwiseComparison();
 /// local_reduce_broadcastable: a reduction over axes of static length 1 drops them with a
 /// DimShuffle (canonicalize, specialize, uncanonicalize).
 const NodeRewrite& localReduceBroadcastable();
+/// local_sum_prod_of_mul_or_div: sum(a * X) -> a * sum(X), sum(X / a) -> sum(X) / a, and
+/// prod's with a ** n, for factors constant along the reduced axes (specialize).
+const NodeRewrite& localSumProdOfMulOrDiv();
 /// local_subtensor_remove_broadcastable_index: x[0] / x[-1] of an axis of static length 1
 /// (the others whole) -> a DimShuffle dropping it (canonicalize, specialize).
 const NodeRewrite& localSubtensorRemoveBroadcastableIndex();
