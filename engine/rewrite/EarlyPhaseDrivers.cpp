@@ -35,7 +35,7 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                    &shapeOfStaticShape(), &shapeIOfStaticDim(),
                    &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(),
                    &localSubtensorRemoveBroadcastableIndex(), &localDimshuffleLift(), &localReduceBroadcastable(),
-                   &localAddCanonizer(),
+                   &localPowCanonicalize(), &localAddCanonizer(),
                    &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localMergeSwitchSameCond(), &localIncSubtensorSerialize(),
                    &localUpcastElemwiseConstantInputs(),
                    &localExpm1(), &localNegToMul(), &localBatchedMatmulToCoreMatmul(),

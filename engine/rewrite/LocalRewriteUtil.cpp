@@ -146,6 +146,11 @@ std::vector<SubtensorPart> subtensorParts(const Node& subtensor) {
 
 Variable* fillLike(Rewriter& rw, const NDArray& value, Variable* like) { return allocLike(rw, rw.constant(value), like); }
 
+Variable* fullLike(Rewriter& rw, DType dtype, int64_t value, Variable* like) {
+    if (like->type().ndim() == 0) return rw.constant(scalarArray(dtype, value));
+    return fillLike(rw, scalarArray(dtype, value), like);
+}
+
 Variable* allocLike(Rewriter& rw, Variable* value, Variable* like) {
     std::vector<Variable*> ins{value};
     for (int d = 0; d < like->type().ndim(); ++d) ins.push_back(dimOf(rw, like, d));

@@ -55,6 +55,8 @@ Variable* asInt64Scalar(Rewriter& rw, Variable* dim);
 /// An array of `dtype` holding `value` with the static shape of `like` where known and
 /// Shape_i(like, d) elsewhere (PyTensor's alloc_like / broadcast_like); `like` must be a tensor.
 Variable* fillLike(Rewriter& rw, const NDArray& value, Variable* like);
+/// `value` of `dtype` in `like`'s shape: a 0-d constant for a 0-d `like`, else fillLike.
+Variable* fullLike(Rewriter& rw, DType dtype, int64_t value, Variable* like);
 /// Alloc(value, the dims of `like`) as fillLike builds them: `value` broadcast to like's shape.
 Variable* allocLike(Rewriter& rw, Variable* value, Variable* like);
 /// The length of axis `d` of the tensor `v`: an int64 constant where v's static shape

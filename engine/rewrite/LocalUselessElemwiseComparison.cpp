@@ -105,11 +105,7 @@ public:
     void apply(Rewriter& rewriter, Node& node, const RewriteMatch& match, const RewriteOptions&) const override {
         const auto& m = static_cast<const KnownComparison&>(match);
         const DType dtype = node.output(0)->type().dtype;
-        Variable* out = nullptr;
-        if (m.same) out = rw::castTo(rewriter, m.same, dtype);
-        else if (m.like->type().ndim() == 0) out = rewriter.constant(rw::scalarArray(dtype, m.value));
-        else out = rw::fillLike(rewriter, rw::scalarArray(dtype, m.value), m.like);
-        rewriter.replace(node.output(0), out);
+        rewriter.replace(node.output(0), m.same ? rw::castTo(rewriter, m.same, dtype) : rw::fullLike(rewriter, dtype, m.value, m.like));
     }
 };
 

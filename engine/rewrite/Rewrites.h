@@ -53,6 +53,8 @@ const NodeRewrite& localReduceBroadcastable();
 /// local_sum_prod_of_mul_or_div: sum(a * X) -> a * sum(X), sum(X / a) -> sum(X) / a, and
 /// prod's with a ** n, for factors constant along the reduced axes (specialize).
 const NodeRewrite& localSumProdOfMulOrDiv();
+/// local_pow_canonicalize: x ** 1 -> x, x ** 0 and 1 ** y -> ones (canonicalize).
+const NodeRewrite& localPowCanonicalize();
 /// local_subtensor_remove_broadcastable_index: x[0] / x[-1] of an axis of static length 1
 /// (the others whole) -> a DimShuffle dropping it (canonicalize, specialize).
 const NodeRewrite& localSubtensorRemoveBroadcastableIndex();
