@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Export the PyTensor programs of tests/pytensor/programs/ for tensorlens, in one process.
 
-    python.sh tests/pytensor/export_corpus.py --out DIR [--only NAME...]
+    python.sh tests/pytensor/export_corpus.py --out DIR [--only NAME...] [--programs FOLDER]
 
 Each program (a plain PyTensor module defining `inputs`, `outputs` and `values`, a
 dict from input name to a NumPy array) gives DIR/<name>/:

@@ -4,6 +4,7 @@ a real PyTensor (export_corpus.py), is run, rewritten and replayed with the buil
 
     python3 tests/pytensor/test_corpus.py --app path/to/tensorlens --shared ../shared --out DIR
                                           [--only NAME...] [--no-export] [--update-gaps]
+                                          [--programs FOLDER | --random SEED COUNT]
 
 Stages per program (each compared with PyTensor's outputs where it runs a graph):
   run_graph, run_compiled               `tensorlens run` of graph.json / compiled.json
