@@ -62,7 +62,10 @@ public:
         Variable* a = node.input(0);
         Variable* b = node.input(1);
         auto m = std::make_unique<KnownComparison>();
-        auto fill = [&](Variable* like, int64_t value) { m->like = like, m->value = value; };
+        auto fill = [&](Variable* like, int64_t value) {
+            m->like = like;
+            m->value = value;
+        };
         const bool selfInts = a == b && isIntegerOrBool(a->type().dtype);
         switch (*code) {
         case ScalarOpCode::Lt:
