@@ -14,6 +14,13 @@ class Value:
     def ndim(self):
         return len(self.shape)
 
+    @property
+    def size(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
 
 def padded(v, n):
     return (1,) * (n - v.ndim) + v.shape, (True,) * (n - v.ndim) + v.bcast

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Random PyTensor programs for differential testing: each is a small model-like graph of
 elementwise math, broadcasting, reductions, slicing, indexing, joins, products, softmax,
-Scan loops, determinants, solves and Cholesky factors, and often its gradient, written as
-a corpus program (inputs, outputs, values) that test_corpus.py checks against PyTensor's
-compiled function like any hand-written one. The op families are random_program_ops.py.
+Scan loops (with taps, and stopping early), ifelse, OpFromGraph, integer arithmetic,
+boolean masks, gathers through integer index inputs, special functions, determinants,
+solves and Cholesky factors, and often its gradient, written as a corpus program (inputs,
+outputs, values) that test_corpus.py checks against PyTensor's compiled function like any
+hand-written one. The op families are random_program_ops.py, random_program_control.py
+and random_program_data.py.
 
     python3 tests/pytensor/random_programs.py --out DIR [--seed S] [--count N]
     python3 tests/pytensor/test_corpus.py --app ... --programs DIR --out EXPORT
@@ -21,14 +24,17 @@ import os
 import random
 import re
 
+from random_program_control import ProgramControl
+from random_program_data import ProgramData
 from random_program_ops import ProgramOps
 from random_program_values import Value, padded
 
 
-class Program(ProgramOps):
+class Program(ProgramOps, ProgramControl, ProgramData):
     def __init__(self, rng):
         self.rng = rng
         self.lines, self.values, self.inputs, self.input_lines = [], [], [], []
+        self.index_inputs = {}  # integer index inputs, by name: values no op family picks as x
         self.count = 0
 
     def new(self, expr, shape, bound, positive=False, bcast=None):
@@ -37,8 +43,8 @@ class Program(ProgramOps):
         name = f"v{self.count}"
         self.count += 1
         self.lines.append(f"{name} = {expr}")
-        by_name = {v.name: v for v in self.values}
-        used = [by_name[n] for n in re.findall(r"\b(v\d+|[a-h])\b", expr) if n in by_name]
+        by_name = {v.name: v for v in self.values} | self.index_inputs
+        used = [by_name[n] for n in re.findall(r"\b(v\d+|[a-h]|i\d+)\b", expr) if n in by_name]
         deps = frozenset().union(*(u.deps for u in used))
         for u in used:
             u.read = True
@@ -56,10 +62,18 @@ class Program(ProgramOps):
         declared = tuple(d if (d == 1 or r.random() < 0.6) else None for d in shape)
         name = "abcdefgh"[k]
         self.input_lines.append(f"{name} = pt.tensor({name!r}, dtype='float64', shape={declared!r})")
-        self.inputs.append((name, shape))
+        self.inputs.append((name, shape, f"_rng.uniform(-2, 2, size={shape!r})"))
         v = Value(name, shape, 3.0, deps=frozenset([name]), bcast=[d == 1 for d in declared])
         self.values.append(v)
         return v
+
+    def add_index_input(self, indices):
+        """An int64 vector input of unknown length whose value is `indices`."""
+        name = f"i{len(self.inputs)}"
+        self.input_lines.append(f"{name} = pt.tensor({name!r}, dtype='int64', shape=(None,))")
+        self.inputs.append((name, (len(indices),), f"np.array({indices!r}, dtype='int64')"))
+        self.index_inputs[name] = Value(name, (len(indices),), len(indices), deps=frozenset([name]))
+        return name
 
     # ---- the ops -------------------------------------------------------------------
     def bounded(self, x, limit=4.0):
@@ -88,8 +102,10 @@ class Program(ProgramOps):
     def step(self):
         r = self.rng
         x = r.choice(self.values[-4:] if r.random() < 0.6 else self.values)
-        kind = r.choices(["unary", "binary", "reduce", "reshape", "index", "combine", "loop", "linalg", "structural"],
-                         [5, 6, 2, 2, 2, 2, 1, 1, 2])[0]
+        kinds = {"unary": 5, "binary": 6, "reduce": 2, "reshape": 2, "index": 2, "combine": 2, "loop": 1,
+                 "linalg": 1, "structural": 2, "branch": 1, "while_loop": 0.5, "tapped_loop": 0.5, "subgraph": 0.5,
+                 "integer": 1, "masked": 1, "gather": 1, "special": 1.5, "batched": 1}
+        kind = r.choices(list(kinds), list(kinds.values()))[0]
         return getattr(self, kind)(x)
 
 
@@ -115,19 +131,22 @@ def generate(seed, k, steps):
         p.lines.append(f"again = {expr}")
         outs.append("again")
     lines = [f'"""Random program {seed}/{k} (tests/pytensor/random_programs.py)."""',
-             "import numpy as np", "import pytensor", "import pytensor.tensor as pt", ""]
+             "import numpy as np", "import pytensor", "import pytensor.tensor as pt",
+             "from pytensor.compile.builders import OpFromGraph", "from pytensor.ifelse import ifelse",
+             "from pytensor.scan.utils import until", "from pytensor.tensor.xlogx import xlogx, xlogy0", ""]
     lines += p.input_lines + p.lines
-    names = [n for n, _ in p.inputs if n in used]
+    names = [n for n, _, _ in p.inputs if n in used]
     lines.append(f"inputs = [{', '.join(names)}]")
     lines.append(f"outputs = [{', '.join(outs)}]")
     if rng.random() < 0.5:
         lines.append(f"cost = sum(pt.sum(pt.tanh(o)) for o in outputs)")
-        lines.append("outputs += pytensor.grad(cost, inputs, disconnected_inputs='ignore')")
+        lines.append("wrt = [i for i in inputs if i.dtype.startswith('float')]")
+        lines.append("outputs += pytensor.grad(cost, wrt, disconnected_inputs='ignore')")
     # Sums of terms that cancel, and PyTensor's C psi (the gradient of gammaln, ~1e-10
     # relative), differ from tensorlens's in the last digits; a wrong rewrite differs in the first.
     lines.append("reference_rtol = {i: 1e-7 for i in range(len(outputs))}")
     lines.append(f"_rng = np.random.default_rng({rng.randrange(1 << 30)})")
-    shapes = ", ".join(f"{n!r}: _rng.uniform(-2, 2, size={s!r})" for n, s in p.inputs if n in used)
+    shapes = ", ".join(f"{n!r}: {value}" for n, _, value in p.inputs if n in used)
     lines.append(f"values = {{{shapes}}}")
     return "\n".join(lines) + "\n"
 
