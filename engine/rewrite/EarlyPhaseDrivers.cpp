@@ -13,6 +13,10 @@ namespace {
 std::unique_ptr<GraphPass> driver(std::string name, std::vector<std::string> tags, std::vector<const NodeRewrite*> rs) {
     return std::make_unique<EquilibriumDriver>(std::move(name), std::move(tags), std::move(rs));
 }
+std::vector<const NodeRewrite*> with(std::vector<const NodeRewrite*> rs, const std::vector<const NodeRewrite*>& more) {
+    rs.insert(rs.end(), more.begin(), more.end());
+    return rs;
+}
 } // namespace
 
 std::unique_ptr<GraphPass> makeShapeDriver() {
@@ -30,12 +34,12 @@ std::unique_ptr<GraphPass> makeUselessDriver() {
 
 std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
     return driver("canonicalize", {"fast_run", "fast_compile", "canonicalize"},
-                  {&constantFolding(), &localUselessSpecifyShape(), &localSpecifyShapeLift(), &localUselessReshape(), &localReshapeChain(), &localUselessUnbroadcast(), &localUselessSlice(),
+                  with({&constantFolding(), &localUselessSpecifyShape(), &localSpecifyShapeLift(), &localUselessReshape(), &localReshapeChain(), &localUselessUnbroadcast(), &localUselessSlice(),
                    &localUselessElemwise(), &localUselessSwitch(), &localUselessElemwiseComparison(), &localUselessAlloc(), &localUselessFill(), &localFillSink(), &localViewOp(),
                    &shapeOfStaticShape(), &shapeIOfStaticDim(),
                    &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(),
-                   &localSubtensorRemoveBroadcastableIndex(), &localDimshuffleLift(), &localReduceBroadcastable(),
-                   &localPowCanonicalize(), &localAddCanonizer(),
+                   &localSubtensorRemoveBroadcastableIndex(), &localSubtensorOfBatchDims(), &localDimshuffleLift(), &localReduceBroadcastable(),
+                   &localPowCanonicalize(), &localIntdivByOne(), &localAddCanonizer(),
                    &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localMergeSwitchSameCond(), &localIncSubtensorSerialize(),
                    &localUpcastElemwiseConstantInputs(),
                    &localExpm1(), &localNegToMul(), &localBatchedMatmulToCoreMatmul(),
@@ -43,7 +47,8 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                    &transinvToInvtrans(), &svdUvMerge(), &rewriteInvInv(), &rewriteInvEyeToEye(),
                    &rewriteRemoveUselessCholesky(), &scalarSolveToDivision(),
                    &rewriteDetDiagToProdDiag(), &rewriteInvDiagToDiagReciprocal(), &rewriteCholeskyDiagToSqrtDiag(),
-                   &rewriteDiagBlockdiag(), &rewriteDetBlockdiag(), &rewriteDiagKronecker(), &rewriteDetKronecker()});
+                   &rewriteDiagBlockdiag(), &rewriteDetBlockdiag(), &rewriteDiagKronecker(), &rewriteDetKronecker()},
+                       uselessInversePairs()));
 }
 
 // PyTensor runs local_IncSubtensor_serialize once more on its own just before the
@@ -78,17 +83,19 @@ std::unique_ptr<GraphPass> makeElemwiseAllocDriver() {
 
 std::unique_ptr<GraphPass> makeSpecializeDriver() {
     return driver("specialize", {"fast_run", "specialize"},
-                  {&constantFolding(), &localPowSpecialize(), &localPowToNestedSquaring(), &localMulSpecialize(), &localMulSwitchSink(), &localAddRemoveZeros(),
+                  with({&constantFolding(), &localPowSpecialize(), &localPowToNestedSquaring(), &localMulSpecialize(), &localMulToSqr(),
+                   &localAddNegToSub(), &localMulSwitchSink(), &localAddRemoveZeros(),
                    &localExpm1(), &localLog1p(), &localLogSumExp(), &localLogAddExp(), &localLogErfc(), &localGradLogErfcNeg(), &local1mSigmoid(),
                    &localUselessElemwise(), &localUselessSwitch(), &localUselessElemwiseComparison(), &localFillToAlloc(), &localElemwiseAlloc(), &localUselessSpecifyShape(), &localSpecifyShapeLift(), &localUselessReshape(), &localReshapeChain(),
                    &localUselessUnbroadcast(), &localUselessSlice(), &localRemoveUselessAssert(), &localDimshuffleLift(), &shapeIOfStaticDim(),
                    &shapeOfStaticShape(), &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(),
-                   &localSubtensorRemoveBroadcastableIndex(), &localReduceBroadcastable(), &localSumProdOfMulOrDiv(),
+                   &localSubtensorRemoveBroadcastableIndex(), &localSubtensorOfBatchDims(), &localReduceBroadcastable(), &localSumProdOfMulOrDiv(),
                    &localReplaceAdvancedSubtensor(),
                    &localAdvancedIncSubtensorToAdvancedIncSubtensor1(), &localBatchedMatmulToCoreMatmulWithReshape(),
                    &localEagerUselessUnbatchedBlockwise(), &localDotToMul(), &specializeMatmulToBatchedDot(),
                    &inlineOptimizedEinsum(), &batchedVectorBSolveToMatrixBSolve(), &reuseDecompositionMultipleSolves(),
-                   &localLiftThroughLinalg(), &localDetChol(), &slogdetSpecialization(), &svdUvMerge()});
+                   &localLiftThroughLinalg(), &localDetChol(), &slogdetSpecialization(), &svdUvMerge()},
+                       uselessInversePairs()));
 }
 
 // PyTensor's uncanonicalize (position 3, after specialize): of its rewrites

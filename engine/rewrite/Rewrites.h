@@ -58,6 +58,19 @@ const NodeRewrite& localPowCanonicalize();
 /// local_subtensor_remove_broadcastable_index: x[0] / x[-1] of an axis of static length 1
 /// (the others whole) -> a DimShuffle dropping it (canonicalize, specialize).
 const NodeRewrite& localSubtensorRemoveBroadcastableIndex();
+/// local_subtensor_of_batch_dims: f(x, y)[idx] -> f(x[idx], y[idx]) for an Elemwise f read
+/// only there; an operand f broadcasts keeps that axis whole or takes entry 0
+/// (canonicalize, specialize, shape_unsafe).
+const NodeRewrite& localSubtensorOfBatchDims();
+/// local_mul_to_sqr: x * x -> sqr(x) (specialize).
+const NodeRewrite& localMulToSqr();
+/// local_add_neg_to_sub: x + (-y) -> x - y, either order (specialize).
+const NodeRewrite& localAddNegToSub();
+/// local_intdiv_by_one: x // 1 -> x for integer x (canonicalize).
+const NodeRewrite& localIntdivByOne();
+/// useless_<f>_of_<g>: f(g(x)) -> x for the inverse pairs neg/neg, reciprocal/reciprocal,
+/// tanh/arctanh, sinh/arcsinh, deg2rad/rad2deg and cosh(arccosh(x)) (canonicalize, specialize).
+const std::vector<const NodeRewrite*>& uselessInversePairs();
 const NodeRewrite& localRemoveUselessAssert();
 /// Fills (Second; docs/rewrites/fill.md): local_useless_fill: fill(s, v) -> v where s
 /// provably does not stretch v (useless, canonicalize, and the pass after stabilize).
