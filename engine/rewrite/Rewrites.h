@@ -71,6 +71,20 @@ const NodeRewrite& localIntdivByOne();
 /// useless_<f>_of_<g>: f(g(x)) -> x for the inverse pairs neg/neg, reciprocal/reciprocal,
 /// tanh/arctanh, sinh/arcsinh, deg2rad/rad2deg and cosh(arccosh(x)) (canonicalize, specialize).
 const std::vector<const NodeRewrite*>& uselessInversePairs();
+/// local_exp_log: log(exp(x)), log1p(expm1(x)) -> x; exp(softplus(x)) -> 1 + exp(x);
+/// expm1(softplus(x)) -> exp(x) (canonicalize, specialize).
+const NodeRewrite& localExpLog();
+/// local_exp_log_nan_switch: exp(log(x)) -> switch(x >= 0, x, nan) and the other pairs
+/// whose inverse has a domain (specialize).
+const NodeRewrite& localExpLogNanSwitch();
+/// local_sqrt_sqr: sqrt(sqr(x)) -> |x|, sqr(sqrt(x)) -> switch(x >= 0, x, nan)
+/// (canonicalize, specialize).
+const NodeRewrite& localSqrtSqr();
+/// local_log_sqrt: log(sqrt(x)) -> 0.5 * log(x) for a float x (specialize).
+const NodeRewrite& localLogSqrt();
+/// local_alloc_unary: f(Alloc(x, *shape)) -> Alloc(f(x), *shape) for a one-input
+/// Elemwise f (specialize).
+const NodeRewrite& localAllocUnary();
 const NodeRewrite& localRemoveUselessAssert();
 /// Fills (Second; docs/rewrites/fill.md): local_useless_fill: fill(s, v) -> v where s
 /// provably does not stretch v (useless, canonicalize, and the pass after stabilize).
