@@ -7,6 +7,7 @@
 //   Shape_i{1}(Transpose(x))           -> Shape_i{0}(x)   (DimShuffle maps the axis)
 //   Shape_i{0}(Unbroadcast{0}(x))      -> Shape_i{0}(x)   (also DeepCopyOp)
 //   Shape_i{0}(x[1:])                  -> maximum(Shape_i{0}(x) - 1, 0)
+//   Shape_i{0}(x[::-1])                -> Shape_i{0}(x)
 //   Shape_i{0}(Scan's sit_sot trace)   -> Shape_i{0}(its outer buffer)
 //   Shape_i{0}(Scan's nit_sot output)  -> its rows input
 //   Shape_i{0}(exp(x) * 2)             -> Shape_i{0}(x)   (an Elemwise dim with one
@@ -89,6 +90,7 @@ const char* trackSubtensorOutput(const Node& node, int axis, TrackMatch& m) {
         const bool constant = part(e.hasStart, start) & part(e.hasStop, stop) & part(e.hasStep, step);
         if (kept++ != axis) continue;
         if (!constant) return "a slice part is not a constant";
+        if (step && *step == -1 && !start && !stop) step.reset();  // x[::-1]: every entry, reversed
         if (step && *step != 1) return "a slice with a step";
         if (start && stop && (*start < 0) != (*stop < 0)) return "a slice from one end to the other";
         m.shapeOf = node.input(0);

@@ -84,19 +84,35 @@ private slots:
         }
     }
 
+    // x[::-1] has every entry of x: its length is Shape_i{0}(x), for any length.
+    void reversedSliceLength() {
+        for (int64_t n : {0, 1, 4}) {
+            auto g = lengthOfSlice(Slice(std::nullopt, std::nullopt, -1));
+            std::vector<NDArray> in = {vectorOf(n)};
+            RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(localTrackShapeI()), {}, 1, 0.0, 0.0, &in);
+            QVERIFY2(out.mismatch.empty(), (std::to_string(n) + " rows: " + out.mismatch).c_str());
+            QCOMPARE(out.stepsOf("local_track_shape_i"), 1);
+            QCOMPARE(countOps(*out.after, OpKind::Subtensor), 0);
+        }
+    }
+
     // What the rewrite cannot write as a length stays a Shape_i of the slice.
     void sliceLengthNotTracked_data() {
         QTest::addColumn<int>("kind");
         QTest::newRow("a step") << 0;
         QTest::newRow("from one end to the other") << 1;
         QTest::newRow("a start known at run time") << 2;
+        QTest::newRow("a reversed slice with a start") << 3;
     }
     void sliceLengthNotTracked() {
         QFETCH(int, kind);
         GraphBuilder b;
         Var x = b.input("x", DType::Float64, {kUnknownDim});
         Var i = b.input("i", DType::Int64, {});
-        Var cut = kind == 0 ? slice(x, std::nullopt, std::nullopt, 2) : kind == 1 ? slice(x, 1, -1) : slice(x, i, std::nullopt);
+        Var cut = kind == 0   ? slice(x, std::nullopt, std::nullopt, 2)
+                  : kind == 1 ? slice(x, 1, -1)
+                  : kind == 2 ? slice(x, i, std::nullopt)
+                              : slice(x, 2, std::nullopt, -1);
         auto g = b.finish({shapeI(cut, 0)});
         std::vector<NDArray> in = {vectorOf(6), NDArray::scalar(DType::Int64, 2)};
         RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(localTrackShapeI()), {}, 1, 0.0, 0.0, &in);
