@@ -38,7 +38,7 @@ std::unique_ptr<GraphPass> makeCanonicalizeDriver() {
                    &localUselessElemwise(), &localUselessSwitch(), &localUselessElemwiseComparison(), &localUselessAlloc(), &localUselessFill(), &localFillSink(), &localViewOp(),
                    &shapeOfStaticShape(), &shapeIOfStaticDim(),
                    &localShapeToShapeI(), &localTrackShapeI(), &localSubtensorMakeVector(), &localSubtensorMerge(),
-                   &localSubtensorRemoveBroadcastableIndex(), &localSubtensorOfBatchDims(), &localDimshuffleLift(), &localReduceBroadcastable(),
+                   &localSubtensorRemoveBroadcastableIndex(), &localSubtensorOfBatchDims(), &localDimshuffleLift(), &localReduceBroadcastable(), &localSumProdAllToNone(),
                    &localPowCanonicalize(), &localIntdivByOne(), &localAddCanonizer(),
                    &localMulCanonizer(), &localMulSwitchSink(), &localDivSwitchSink(), &localMergeSwitchSameCond(), &localIncSubtensorSerialize(),
                    &localUpcastElemwiseConstantInputs(),

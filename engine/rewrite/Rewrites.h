@@ -85,6 +85,8 @@ const NodeRewrite& localLogSqrt();
 /// local_alloc_unary: f(Alloc(x, *shape)) -> Alloc(f(x), *shape) for a one-input
 /// Elemwise f (specialize).
 const NodeRewrite& localAllocUnary();
+/// local_sum_prod_all_to_none: Sum/Prod over every axis -> axes=None (canonicalize).
+const NodeRewrite& localSumProdAllToNone();
 const NodeRewrite& localRemoveUselessAssert();
 /// Fills (Second; docs/rewrites/fill.md): local_useless_fill: fill(s, v) -> v where s
 /// provably does not stretch v (useless, canonicalize, and the pass after stabilize).

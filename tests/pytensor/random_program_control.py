@@ -91,7 +91,7 @@ class ProgramControl:
         r = self.rng
         k = self.count
         y = self.partner(x)
-        if not y.name[0] in "abcdefghv":
+        if y.name[0] not in "abcdefghv":
             y = x
         s = broadcast(x, y)
         b = self.bounded(x, 10.0)
