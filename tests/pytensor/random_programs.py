@@ -151,7 +151,7 @@ def generate(seed, k, steps):
     return "\n".join(lines) + "\n"
 
 
-def write(folder, seed, count, steps=12):
+def write(folder, seed, count, steps=14):
     os.makedirs(folder, exist_ok=True)
     for k in range(count):
         with open(os.path.join(folder, f"random_{seed}_{k}.py"), "w") as f:
@@ -163,7 +163,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--count", type=int, default=20)
-    ap.add_argument("--steps", type=int, default=12)
+    ap.add_argument("--steps", type=int, default=14)
     a = ap.parse_args()
     write(a.out, a.seed, a.count, a.steps)
     print(f"wrote {a.count} programs to {a.out}")
