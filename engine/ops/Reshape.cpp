@@ -21,13 +21,16 @@ std::vector<Type> ReshapeOp::inferTypesWithConstants(std::span<const Type* const
     const Type& x = *in[0];
     const Type& shp = *in[1];
     arrayop::requireTensor(x, name() + " input");
-    if (shp.isScalarType() || shp.ndim() != 1 || !arrayop::isIntDType(shp.dtype))
+    const NDArray* c = constants.size() > 1 ? constants[1] : nullptr;
+    // As PyTensor's Reshape, an empty shape may have any dtype (numpy builds
+    // `np.array([])` as float64): it has no entry whose type could matter.
+    const bool emptyShape = (c && c->size() == 0) || (!shp.isScalarType() && shp.ndim() == 1 && shp.shape[0] == 0);
+    if (shp.isScalarType() || shp.ndim() != 1 || (!arrayop::isIntDType(shp.dtype) && !emptyShape))
         throw OpTypeError(name() + ": the shape must be a 1-d integer tensor, got " + shp.toString());
     if (shp.shape[0] != kUnknownDim && shp.shape[0] != m_ndim)
         throw OpTypeError(name() + ": the shape " + shp.toString() + " has " + std::to_string(shp.shape[0]) +
                           " entries, should be " + std::to_string(m_ndim));
     std::vector<std::optional<int64_t>> entries(m_ndim);
-    const NDArray* c = constants.size() > 1 ? constants[1] : nullptr;
     if (c) {
         if (c->size() != m_ndim)
             throw OpTypeError(name() + ": constant shape has " + std::to_string(c->size()) + " entries");

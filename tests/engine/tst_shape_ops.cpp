@@ -213,6 +213,23 @@ private slots:
         });
     }
 
+    void reshapeToScalarThroughEmptyShapeOfAnyDType() {
+        // numpy builds `np.array([])` as float64 (tensordot over every axis
+        // reshapes to () that way); an empty shape has no entry whose dtype matters.
+        GraphBuilder b;
+        Var x = b.input("x", DType::Float64, {1, 1});
+        Var emptyFloat = b.constant(NDArray::fromVector(DType::Float64, {0}, {}));
+        Var r = b.apply1(makeReshape(0), {x, emptyFloat});
+        QCOMPARE(str(r.type().toString()), "Scalar(float64, shape=())");
+        const NDArray out = perform(*makeReshape(0), {NDArray::fromVector(DType::Float64, {1, 1}, {2.5}),
+                                                      NDArray::fromVector(DType::Float64, {0}, {})})[0];
+        QCOMPARE(out.ndim(), 0);
+        QCOMPARE(out.flatGet(0), 2.5);
+        // A float shape with entries is still an error.
+        Var floatShape = b.constant(NDArray::fromVector(DType::Float64, {2}, {1, 1}));
+        QVERIFY(errorOf([&] { b.apply1(makeReshape(2), {x, floatShape}); }).contains("1-d integer tensor"));
+    }
+
     void join() {
         GraphBuilder b;
         Var a = b.input("a", DType::Int32, {2, 3});
