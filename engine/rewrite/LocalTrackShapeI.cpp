@@ -20,6 +20,10 @@
 //   Shape_i{0}(Eigh(x).0)              -> Shape_i{0}(x)    dim is one input dim, a
 //                                                         Blockwise by its signature:
 //                                                         rw::outputDimSource)
+//   Shape_i{0}(Split{3}.1(x, 0, sizes)) -> sizes[1]       (another axis: x's)
+//   Shape_i{0}(Join(0, a, b))          -> Shape_i{0}(a) + Shape_i{0}(b)
+//                                                         (another axis: a's, as
+//                                                         PyTensor's infer_shape)
 // The dim becomes a 0-d int64 tensor (a constant, a Cast{int64} of the input, or the
 // few int64 scalar ops of a slice's length, which constant folding then reduces).
 // Not tracked through an Elemwise dim that several operands may fix (any of them may
@@ -49,7 +53,19 @@ struct TrackMatch : RewriteMatch {
     // or constants, as the Subtensor producing y slices it.
     bool sliced = false;
     std::optional<int64_t> start, stop;
+    // Or entry `entry` of the vector `entryOf` (a Split's sizes), or the sum of
+    // Shape_i{axis} of each of `sumOf` (a Join's inputs).
+    Variable* entryOf = nullptr;
+    int64_t entry = 0;
+    std::vector<Variable*> sumOf;
 };
+
+// A constant axis input (Split's, Join's) as a non-negative axis of an ndim-d tensor.
+std::optional<int> constantAxis(const Variable& axis, int ndim) {
+    const auto a = rw::constantIntOf(axis);
+    if (!a || *a < -ndim || *a >= ndim) return std::nullopt;
+    return static_cast<int>(*a < 0 ? *a + ndim : *a);
+}
 
 // Which outer input fixes dim `axis` of output `k` of a Scan: a traced state's output
 // is its buffer after the loop (the input buffer's shape); a nit_sot has the rows its
@@ -184,6 +200,26 @@ public:
             }
             break;
         }
+        case OpKind::Split: {  // inputs (x, axis, sizes)
+            const auto axis = constantAxis(*p->input(1), y->type().ndim());
+            if (!axis) return MatchResult::fail("the split axis is not a constant");
+            if (*axis == i) {
+                m->entryOf = p->input(2);
+                m->entry = y->outputIndex();
+            } else {
+                m->shapeOf = p->input(0);
+                m->axis = i;
+            }
+            break;
+        }
+        case OpKind::Join: {  // inputs (axis, x0, x1, ...)
+            const auto axis = p->numInputs() > 1 ? constantAxis(*p->input(0), y->type().ndim()) : std::nullopt;
+            if (!axis) return MatchResult::fail("the join axis is not a constant");
+            m->axis = i;
+            if (*axis == i) m->sumOf.assign(p->inputs().begin() + 1, p->inputs().end());
+            else m->shapeOf = p->input(1);  // the inputs agree off the axis; the first's
+            break;
+        }
         case OpKind::Scan:
         case OpKind::Subtensor: {
             const char* why = p->op().kind() == OpKind::Scan ? trackScanOutput(*p, y->outputIndex(), i, *m)
@@ -222,9 +258,18 @@ public:
 
     void apply(Rewriter& rewriter, Node& node, const RewriteMatch& match, const RewriteOptions&) const override {
         const auto& m = static_cast<const TrackMatch&>(match);
-        Variable* r = m.size  ? rewriter.constant(rw::scalarArray(DType::Int64, *m.size))
-                      : m.dim ? rw::asInt64Scalar(rewriter, m.dim)
-                              : rewriter.create(makeShapeI(m.axis), {m.shapeOf})->output(0);
+        auto shapeI = [&](Variable* v) { return rewriter.create(makeShapeI(m.axis), {v})->output(0); };
+        Variable* r = nullptr;
+        if (m.size) r = rewriter.constant(rw::scalarArray(DType::Int64, *m.size));
+        else if (m.dim) r = rw::asInt64Scalar(rewriter, m.dim);
+        else if (m.entryOf) {
+            Variable* k = rewriter.constant(NDArray::scalar(DType::Int64, static_cast<double>(m.entry)), Type::scalar(DType::Int64));
+            r = rw::castTo(rewriter, rewriter.create(makeSubtensor({{IndexEntry::Kind::Index}}), {m.entryOf, k})->output(0), DType::Int64);
+        } else if (!m.sumOf.empty()) {
+            r = shapeI(m.sumOf.front());  // a + b + c as PyTensor's infer_shape adds them
+            for (size_t j = 1; j < m.sumOf.size(); ++j)
+                r = rw::makeElemwiseOf(rewriter, ScalarOpCode::Add, {r, shapeI(m.sumOf[j])}, DType::Int64);
+        } else r = shapeI(m.shapeOf);
         if (m.sliced) r = slicedLength(rewriter, r, m.start, m.stop);
         rewriter.replace(node.output(0), r);
     }

@@ -5,6 +5,7 @@
 #include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "TestSupport.h"
+#include "builder/ArrayOps.h"
 #include "builder/Indexing.h"
 #include "builder/Math.h"
 #include "builder/Reductions.h"
@@ -203,6 +204,48 @@ private slots:
         QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
         QCOMPARE(out.stepsOf("local_track_shape_i"), steps);
         QCOMPARE(countOps(*out.after, OpKind::CumOp), steps ? 0 : 1);
+    }
+
+    // The parts of a Split and a Join, as PyTensor's infer_shape gives them: a part's
+    // length on the split axis is its entry of the sizes, the join axis the sum of the
+    // inputs' lengths, any other axis the (first) input's. The length no longer reads
+    // the Split or the Join. An axis known only at run time stays untracked.
+    void splitAndJoinLengths_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<int>("steps");
+        QTest::newRow("split part 1, split axis: sizes[1]") << 0 << 1;
+        QTest::newRow("split part 2, other axis: x's") << 1 << 1;
+        QTest::newRow("join axis 0: the sum of three lengths") << 2 << 1;
+        QTest::newRow("join axis -1 (1), other axis 0: the first input's") << 3 << 1;
+        QTest::newRow("join axis known at run time") << 4 << 0;
+        QTest::newRow("split axis known at run time") << 5 << 0;
+    }
+    void splitAndJoinLengths() {
+        QFETCH(int, kind);
+        QFETCH(int, steps);
+        GraphBuilder b;
+        Var x = b.input("x", DType::Float64, {kUnknownDim, kUnknownDim});
+        Var y = b.input("y", DType::Float64, {kUnknownDim, kUnknownDim});
+        Var sizes = b.input("sizes", DType::Int32, {3});
+        Var axis = b.input("axis", DType::Int64, {});
+        Var length;
+        if (kind <= 1 || kind == 5) {
+            std::vector<Var> parts = split(x, sizes, 3, kind == 5 ? IntArg(axis) : IntArg(0));
+            length = kind == 0 ? shapeI(parts[1], 0) : shapeI(parts[2], 1);
+        } else {
+            Var j = join(kind == 2 ? IntArg(0) : kind == 3 ? IntArg(-1) : IntArg(axis), {x, y, x});
+            length = shapeI(j, kind == 3 ? 0 : kind == 2 ? 0 : 1);
+        }
+        auto g = b.finish({length * 2});
+        std::vector<NDArray> in = {NDArray::fromVector(DType::Float64, {6, 2}, std::vector<double>(12, 1.0)),
+                                   NDArray::fromVector(DType::Float64, {6, 3}, std::vector<double>(18, 2.0)),
+                                   NDArray::fromVector(DType::Int32, {3}, {1, 4, 1}), NDArray::scalar(DType::Int64, kind == 5 ? 0 : 1)};
+        if (kind == 2) in[1] = NDArray::fromVector(DType::Float64, {3, 2}, std::vector<double>(6, 2.0));
+        RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(localTrackShapeI()), {}, 1, 0.0, 0.0, &in);
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.stepsOf("local_track_shape_i"), steps);
+        QCOMPARE(countOps(*out.after, OpKind::Split) + countOps(*out.after, OpKind::Join), steps ? 0 : 1);
+        QCOMPARE(out.after->output(0)->type().dtype, DType::Int64);
     }
 };
 

@@ -312,8 +312,11 @@ class ProgramOps:
             return self.new(f"pt.zeros({x.name}.shape) + pt.alloc(0.5, *{x.name}.shape) * {x.name}", x.shape,
                             x.bound, bcast=nb)
         if k == 2 and x.ndim >= 1:
+            # Rows reordered by a vector of x.shape[0] keys (x[:, 0, 0] of a 3-d x): a key
+            # of more axes would give argsort's index, and the result, more axes.
+            keys = f"{x.name}[:, {', '.join(['0'] * (x.ndim - 1))}]"
             return self.new(f"{x.name}[pt.argsort({x.name}.flatten()[:{x.shape[0]}])]" if x.ndim == 1 else
-                            f"{x.name}[pt.argsort({x.name}[:, 0])]", x.shape, x.bound, bcast=nb)
+                            f"{x.name}[pt.argsort({keys})]", x.shape, x.bound, bcast=nb)
         if k == 3 and x.ndim >= 1:
             ax = r.randrange(x.ndim)
             shape = x.shape[:ax] + x.shape[ax + 1:]
