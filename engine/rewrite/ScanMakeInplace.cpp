@@ -3,7 +3,13 @@
 //   Scan{inplace=none}(n, buf) -> Scan{inplace=all}(n, buf)   with d={k: [buf]}
 // Only where the destroy handler allows it: the buffer is not a graph input or a
 // constant, nothing reads it afterwards, no other state uses the same storage.
+// First, as PyTensor's attempt_scan_inplace, a state gets a buffer of its own where
+// that is cheap: an Alloc or AllocEmpty buffer others read too is allocated again for
+// it, and a buffer an earlier state of the loop starts from is copied (DeepCopyOp):
+//   Scan(n, zeros, zeros) -> Scan{inplace=[1]}(n, zeros, DeepCopyOp(zeros))
+// (the first state keeps a constant buffer, which nothing may overwrite).
 #include "ir/Rewriter.h"
+#include "ops/DeepCopy.h"
 #include "ops/ScanOp.h"
 #include "analysis/DestroyChecker.h"
 #include "rewrite/RewriteBase.h"
@@ -14,6 +20,38 @@ namespace tl {
 
 namespace {
 
+bool isAllocation(const Variable& v) {
+    return v.owner() && (v.owner()->kind() == OpKind::Alloc || v.owner()->kind() == OpKind::AllocEmpty);
+}
+
+// Gives each traced state that is not overwritten in place yet a buffer of its own
+// where one costs no more than the loop's own copy would. One trace step per loop.
+bool ownBuffers(Rewriter& rw, std::string_view name, Node* node) {
+    const auto& scan = static_cast<const ScanOp&>(node->op());
+    const ScanInfo& info = scan.info();
+    bool changed = false;
+    std::optional<RewriteScope> step;
+    for (int s = 0; s < info.nTracedStates(); ++s) {
+        if (scan.isInplace(s)) continue;
+        const int at = info.outerInMitMot() + s;
+        Variable* buffer = node->input(at);
+        Variable* own = nullptr;
+        if (isAllocation(*buffer) && buffer->clients().size() > 1) {
+            const Node* alloc = buffer->owner();
+            own = rw.create(alloc->opPtr(), std::vector<Variable*>(alloc->inputs().begin(), alloc->inputs().end()))->output(0);
+        } else {
+            for (int t = 0; t < s && !own; ++t)
+                if (node->input(info.outerInMitMot() + t) == buffer) own = rw.create(makeDeepCopy(), {buffer})->output(0);
+        }
+        if (!own) continue;
+        if (!step) step.emplace(rw, name, node);
+        rw.setInput(node, at, own);
+        changed = true;
+    }
+    if (step) step->setChanged();
+    return changed;
+}
+
 class ScanMakeInplacePass final : public GraphPass {
 public:
     std::string_view name() const override { return "scan_make_inplace"; }
@@ -22,12 +60,14 @@ public:
     bool run(Rewriter& rw, const RewriteOptions& options) override {
         if (rw.graph().countOfKind(OpKind::Scan) == 0) return false;  // nothing to make inplace
         bool changed = false;
-        // One incremental checker for the whole pass: each candidate costs the region
-        // between its readers and itself, not the whole graph.
-        DestroyChecker checker(rw.graph());
         std::vector<NodeId> scanIds;
         for (Node* n : rw.graph().toposort())
             if (n->kind() == OpKind::Scan) scanIds.push_back(n->id());
+        // The buffers first: the checker wants the graph's structure fixed.
+        for (NodeId id : scanIds) changed |= ownBuffers(rw, name(), rw.graph().findNode(id));
+        // One incremental checker for the whole pass: each candidate costs the region
+        // between its readers and itself, not the whole graph.
+        DestroyChecker checker(rw.graph());
         for (NodeId id : scanIds) {
             Node* node = rw.graph().findNode(id);
             if (!node) continue;

@@ -4,6 +4,7 @@
 #include "builder/Indexing.h"
 #include "builder/Math.h"
 #include "builder/Scan.h"
+#include "ops/Alloc.h"
 #include "ops/ScanOp.h"
 #include "rewrite/Rewrites.h"
 
@@ -16,6 +17,12 @@ Pipeline inplaceOnly() {
     std::vector<std::unique_ptr<GraphPass>> passes;
     passes.push_back(makeScanMakeInplace());
     return test::singlePhase("inplace", std::move(passes));
+}
+
+Node* scanNode(const Graph& g) {
+    for (Node* n : g.nodes())
+        if (n->op().kind() == OpKind::Scan) return n;
+    return nullptr;
 }
 
 const ScanOp* firstScan(const Graph& g) {
@@ -58,6 +65,58 @@ private slots:
         QVERIFY(firstScan(*out.after)->inplaceStates().empty());
         QCOMPARE(out.trace.size(), size_t(0));
         QVERIFY(!out.trace.failures().empty());
+    }
+
+    // Two states start from the same constant buffer (constant folding and merge make
+    // equal initial values one): the second gets a copy of it, which the loop may
+    // overwrite; the first keeps the constant, which nothing may.
+    void aSharedBufferIsCopiedForTheLaterState() {
+        GraphBuilder b;
+        Var x = b.input("x", DType::Float64, {3});
+        ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+            return {{a[0] * 0.5 + 1, a[1] * 2.0 - a[0]}};
+        }, ScanArgs{.outputsInfo = {OutputInfo(x), OutputInfo(x)}, .nSteps = 4});
+        auto g = b.finish(r.outputs);
+        {
+            Rewriter rw(*g);
+            Node* n = scanNode(*g);
+            Variable* start = rw.constant(NDArray::fromVector(DType::Float64, {5, 3}, std::vector<double>(15, 0.25)));
+            rw.setInput(n, 1, start);
+            rw.setInput(n, 2, start);
+            rw.pruneDead();
+        }
+        auto out = test::rewriteAndCompare(*g, inplaceOnly());
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        const Node* loop = scanNode(*out.after);
+        QCOMPARE(loop->input(2)->owner()->op().kind(), OpKind::DeepCopy);
+        QCOMPARE(loop->input(2)->owner()->input(0), loop->input(1));
+        QCOMPARE(firstScan(*out.after)->inplaceStates(), std::vector<int>{1});
+        QCOMPARE(test::countOps(*out.after, OpKind::DeepCopy), 1);
+    }
+
+    // A buffer that is an Alloc others read too is allocated again for the loop, which
+    // then overwrites its own; a buffer of another producer read later stays (above).
+    void aSharedAllocationIsMadeAgain_data() {
+        QTest::addColumn<bool>("readLater");
+        QTest::newRow("the Alloc is read after the loop too") << true;
+        QTest::newRow("only the loop reads it") << false;
+    }
+    void aSharedAllocationIsMadeAgain() {
+        QFETCH(bool, readLater);
+        auto g = loop(readLater);
+        {
+            Rewriter rw(*g);
+            Node* n = scanNode(*g);
+            auto i64 = [&](double v) { return rw.constant(NDArray::scalar(DType::Int64, v)); };
+            Variable* zeros = rw.create(makeAlloc(), {rw.constant(NDArray::scalar(DType::Float64, 0.0)), i64(6), i64(3)})->output(0);
+            rw.replace(n->input(1), zeros);
+            rw.pruneDead();
+        }
+        auto out = test::rewriteAndCompare(*g, inplaceOnly());
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(firstScan(*out.after)->inplaceStates(), std::vector<int>{0});
+        QCOMPARE(test::countOps(*out.after, OpKind::Alloc), readLater ? 2 : 1);
+        QCOMPARE(test::countOps(*out.after, OpKind::DeepCopy), 0);
     }
 };
 

@@ -3,10 +3,12 @@
 elementwise math, broadcasting, reductions, slicing, indexing, joins, products, softmax,
 Scan loops (with taps, and stopping early), ifelse, OpFromGraph, integer arithmetic,
 boolean masks, gathers through integer index inputs, special functions, determinants,
-solves and Cholesky factors, and often its gradient, written as a corpus program (inputs,
+solves and Cholesky factors, the array functions of statistical and neural-network models
+(softmax, cumulative products, padding, norms, spectra, sorted search, convolutions), and
+often its gradient, written as a corpus program (inputs,
 outputs, values) that test_corpus.py checks against PyTensor's compiled function like any
-hand-written one. The op families are random_program_ops.py, random_program_control.py
-and random_program_data.py.
+hand-written one. The op families are random_program_ops.py, random_program_control.py,
+random_program_data.py and random_program_models.py.
 
     python3 tests/pytensor/random_programs.py --out DIR [--seed S] [--count N]
     python3 tests/pytensor/test_corpus.py --app ... --programs DIR --out EXPORT
@@ -26,11 +28,12 @@ import re
 
 from random_program_control import ProgramControl
 from random_program_data import ProgramData
+from random_program_models import ProgramModels
 from random_program_ops import ProgramOps
 from random_program_values import Value, padded
 
 
-class Program(ProgramOps, ProgramControl, ProgramData):
+class Program(ProgramOps, ProgramControl, ProgramData, ProgramModels):
     def __init__(self, rng):
         self.rng = rng
         self.lines, self.values, self.inputs, self.input_lines = [], [], [], []
@@ -104,7 +107,7 @@ class Program(ProgramOps, ProgramControl, ProgramData):
         x = r.choice(self.values[-4:] if r.random() < 0.6 else self.values)
         kinds = {"unary": 5, "binary": 6, "reduce": 2, "reshape": 2, "index": 2, "combine": 2, "loop": 1,
                  "linalg": 1, "structural": 2, "branch": 1, "while_loop": 0.5, "tapped_loop": 0.5, "subgraph": 0.5,
-                 "integer": 1, "masked": 1, "gather": 1, "special": 1.5, "batched": 1}
+                 "integer": 1, "masked": 1, "gather": 1, "special": 1.5, "batched": 1, "models": 1.5}
         kind = r.choices(list(kinds), list(kinds.values()))[0]
         return getattr(self, kind)(x)
 
@@ -133,7 +136,8 @@ def generate(seed, k, steps):
     lines = [f'"""Random program {seed}/{k} (tests/pytensor/random_programs.py)."""',
              "import numpy as np", "import pytensor", "import pytensor.tensor as pt",
              "from pytensor.compile.builders import OpFromGraph", "from pytensor.ifelse import ifelse",
-             "from pytensor.scan.utils import until", "from pytensor.tensor.xlogx import xlogx, xlogy0", ""]
+             "from pytensor.scan.utils import until", "from pytensor.tensor.signal import convolve1d",
+             "from pytensor.tensor.xlogx import xlogx, xlogy0", ""]
     lines += p.input_lines + p.lines
     names = [n for n, _, _ in p.inputs if n in used]
     lines.append(f"inputs = [{', '.join(names)}]")
