@@ -7,9 +7,11 @@
 #include "TestSupport.h"
 #include "builder/ArrayOps.h"
 #include "builder/Indexing.h"
+#include "ops/AdvancedSubtensor.h"
 #include "builder/Math.h"
 #include "builder/Reductions.h"
 #include "builder/Scan.h"
+#include "exec/Executor.h"
 #include "rewrite/Rewrites.h"
 
 #include <QtTest>
@@ -179,6 +181,62 @@ private slots:
         QCOMPARE(out.stepsOf("local_subtensor_make_vector"), rewritten ? 1 : 0);
         QCOMPARE(countOps(*out.after, OpKind::Subtensor), rewritten ? 0 : 1);
         QCOMPARE(out.after->output(0)->type().dtype, DType::Int64);
+    }
+
+    // Constant slices and gathers of MakeVector(Shape_i{0}(x), n8, 4, Shape_i{0}(x) + 1):
+    // the vector of the values picked (one value: ExpandDims of it), as in Python; a
+    // slice part or an index known only at run time, and an index outside the vector,
+    // stay.
+    void slicesOfMakeVector_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<int>("length");  // -1: not rewritten
+        QTest::newRow("[-2:]") << 0 << 2;
+        QTest::newRow("[::2]") << 1 << 2;
+        QTest::newRow("[::-1]") << 2 << 4;
+        QTest::newRow("[1:2]: one value") << 3 << 1;
+        QTest::newRow("[3:1]: none") << 4 << 0;
+        QTest::newRow("[i:]") << 5 << -1;
+        QTest::newRow("gather [3, -4, 3]") << 6 << 3;
+        QTest::newRow("gather [0, 4]: outside") << 7 << -1;
+    }
+    void slicesOfMakeVector() {
+        QFETCH(int, kind);
+        QFETCH(int, length);
+        GraphBuilder b;
+        Var x = b.input("x", DType::Float64, {kUnknownDim});
+        Var n8 = b.input("n8", DType::Int8, {});
+        Var i = b.input("i", DType::Int64, {});
+        Var v = makeVector(b, {shapeI(x, 0), n8, b.constant(NDArray::scalar(DType::Int64, 4)), shapeI(x, 0) + 1});
+        auto gather = [&](std::vector<double> idx) {
+            Var at = b.constant(NDArray::fromVector(DType::Int64, {static_cast<int64_t>(idx.size())}, idx));
+            return b.apply1(makeAdvancedSubtensor1(), {v, at});
+        };
+        const std::vector<Var> picks = {slice(v, -2, std::nullopt), slice(v, std::nullopt, std::nullopt, 2),
+                                        slice(v, std::nullopt, std::nullopt, -1), slice(v, 1, 2), slice(v, 3, 1),
+                                        slice(v, i, std::nullopt), gather({3, -4, 3}), gather({0, 4})};
+        auto g = b.finish({picks[static_cast<size_t>(kind)] * 3});
+        std::vector<NDArray> in = {vectorOf(5), NDArray::scalar(DType::Int8, -3), NDArray::scalar(DType::Int64, 1)};
+        if (kind == 7) {  // the graph raises at run time, before the rewrite and after: left as it is
+            for (int pass = 0; pass < 2; ++pass) {
+                std::string error;
+                try {
+                    runGraph(*g, in);
+                } catch (const std::exception& e) {
+                    error = e.what();
+                }
+                QVERIFY2(error.find("out of bounds") != std::string::npos, error.c_str());
+                Trace trace(g->clone());
+                singleRewrite(localSubtensorMakeVector()).run(*g, {}, &trace);
+                QCOMPARE(trace.size(), size_t(0));
+            }
+            return;
+        }
+        RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(localSubtensorMakeVector()), {}, 1, 0.0, 0.0, &in);
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.stepsOf("local_subtensor_make_vector"), length < 0 ? 0 : 1);
+        if (length < 0) return;
+        QCOMPARE(countOps(*out.after, OpKind::Subtensor) + countOps(*out.after, OpKind::AdvancedSubtensor1), 0);
+        QCOMPARE(out.after->output(0)->type().shape, StaticShape{length});
     }
 
     // Shape_i of a cumulative sum: its input's dim along an axis; flattened, the input's
