@@ -17,7 +17,7 @@ bool isFullSlice(const Variable& v) {
     return true;
 }
 
-std::optional<int> takeAxis(std::span<Variable* const> indices, std::string* why) {
+std::optional<int> takeAxis(std::span<Variable* const> indices, std::string* why, bool anyRank) {
     std::optional<int> axis;
     for (size_t i = 0; i < indices.size(); ++i) {
         const Variable& v = *indices[i];
@@ -34,8 +34,8 @@ std::optional<int> takeAxis(std::span<Variable* const> indices, std::string* why
             *why = "a boolean mask (PyTensor does not turn masks into AdvancedSubtensor1 either)";
             return std::nullopt;
         }
-        if (v.type().ndim() != 1) {
-            *why = "the index is not a vector (PyTensor flattens it and reshapes; tensorlens does not)";
+        if (anyRank ? v.type().ndim() < 1 : v.type().ndim() != 1) {
+            *why = anyRank ? "the index is 0-d" : "the index is not a vector";
             return std::nullopt;
         }
         axis = static_cast<int>(i);

@@ -14,8 +14,9 @@ namespace tl::rw {
 /// PyTensor's is_full_slice: a slice constant slice(None) or MakeSlice(None, None, None).
 bool isFullSlice(const Variable& v);
 
-/// The axis of the one index among full slices, or nullopt with `why`. Only integer
-/// vectors are taken (PyTensor also flattens higher-rank indices through Reshape).
-std::optional<int> takeAxis(std::span<Variable* const> indices, std::string* why);
+/// The axis of the one index among full slices, or nullopt with `why`. An integer
+/// vector, or with `anyRank` an integer array of one axis or more (which a take
+/// flattens and reshapes back, as PyTensor's transform_take).
+std::optional<int> takeAxis(std::span<Variable* const> indices, std::string* why, bool anyRank = false);
 
 } // namespace tl::rw

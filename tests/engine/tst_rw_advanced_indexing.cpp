@@ -46,8 +46,9 @@ private slots:
         QTest::newRow("middle axis of a 3-d tensor") << 2 << 1 << "";
         QTest::newRow("element pairs stay") << 3 << 0 << "more than one index";
         QTest::newRow("a mask stays") << 4 << 0 << "boolean mask";
-        QTest::newRow("a matrix index stays") << 5 << 0 << "not a vector";
+        QTest::newRow("a matrix index: flattened, reshaped back") << 5 << 1 << "";
         QTest::newRow("a partial slice stays") << 6 << 0 << "is a slice";
+        QTest::newRow("a matrix index on the middle axis of unknown dims") << 7 << 1 << "";
     }
     void replaceAdvancedSubtensor() {
         QFETCH(int, which);
@@ -59,6 +60,7 @@ private slots:
         Var idx = b.input("idx", DType::Int64, {4});
         Var mask = b.input("mask", DType::Bool, {6});
         Var mi = b.input("mi", DType::Int64, {2, 2});
+        Var U = b.input("U", DType::Float64, {kUnknownDim, 6, kUnknownDim});
         Var out;
         switch (which) {
         case 0: out = getItem(M, {idx}); break;
@@ -68,6 +70,7 @@ private slots:
         case 4: out = getItem(M, {mask}); break;
         case 5: out = getItem(M, {mi}); break;
         case 6: out = getItem(M, {Slice{1}, idx}); break;
+        case 7: out = getItem(U, {Slice{}, mi}); break;
         }
         auto g = b.finish({out});
         PipelineOptions options;
@@ -76,6 +79,8 @@ private slots:
         QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
         QCOMPARE(countOps(*r.after, OpKind::AdvancedSubtensor1), take1);
         QCOMPARE(countOps(*r.after, OpKind::AdvancedSubtensor), take1 ? 0 : 1);
+        QCOMPARE(countOps(*r.after, OpKind::Reshape), which == 5 || which == 7 ? 2 : 0);  // the index's and the result's
+        QCOMPARE(r.after->output(0)->type().shape, g->output(0)->type().shape);
         if (!why.isEmpty()) QVERIFY2(QString::fromStdString(reasonOf(r, "local_replace_AdvancedSubtensor")).contains(why),
                                      reasonOf(r, "local_replace_AdvancedSubtensor").c_str());
     }
