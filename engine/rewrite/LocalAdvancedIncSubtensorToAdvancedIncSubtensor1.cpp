@@ -5,9 +5,15 @@
 // accumulates repeated indices).
 //   AdvancedIncSubtensor(x, y, idx)                      -> AdvancedIncSubtensor1{no_inplace,inc}(x, y, idx)
 //   AdvancedSetSubtensor(M, y, MakeSlice(None...), idx) -> Transpose(AdvancedIncSubtensor1{no_inplace,set}(Transpose(M), y', idx))
+//   AdvancedIncSubtensor(x, y, idx: (k, m))              -> AdvancedIncSubtensor1(x, Reshape(Alloc(y, k, m, ...), (k*m, ...)),
+//                                                                                Reshape(idx, [-1]))
+// An index of two or more axes is flattened, and y broadcast to the region's shape
+// and reshaped to the flattened region's (PyTensor's inc_subtensor of a Reshape).
+#include "ops/Alloc.h"
 #include "ops/AdvancedIncSubtensor.h"
 #include "ops/DimShuffle.h"
 #include "rewrite/AdvancedTakeAxis.h"
+#include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
 
 #include <numeric>
@@ -30,10 +36,10 @@ public:
         const auto& op = static_cast<const AdvancedIncSubtensorOp&>(node.op());
         if (op.ignoreDuplicates()) return MatchResult::fail("ignore_duplicates: AdvancedIncSubtensor1 accumulates repeated indices");
         std::string why;
-        auto axis = rw::takeAxis(std::span<Variable* const>(node.inputs()).subspan(2), &why);
+        auto axis = rw::takeAxis(std::span<Variable* const>(node.inputs()).subspan(2), &why, /*anyRank=*/true);
         if (!axis) return MatchResult::fail(options, [&] { return why; });
-        if (node.input(1)->type().ndim() > node.input(0)->type().ndim())
-            return MatchResult::fail("the value has more dims than x");
+        const int regionDims = node.input(0)->type().ndim() - 1 + node.input(2 + *axis)->type().ndim();
+        if (node.input(1)->type().ndim() > regionDims) return MatchResult::fail("the value has more dims than x[idx]");
         auto m = std::make_unique<TakeMatch>();
         m->axis = *axis;
         return MatchResult::ok(std::move(m));
@@ -45,6 +51,25 @@ public:
         Variable* x = node.input(0);
         Variable* y = node.input(1);
         Variable* idx = node.input(2 + axis);
+        if (idx->type().ndim() != 1) {
+            Variable* flat = rw::reshapeTo(rewriter, idx, {rewriter.constant(rw::scalarArray(DType::Int64, -1))});
+            if (y->type().ndim() > 0) {
+                // The region x[idx] has x's dims with the axis replaced by idx's; flattened,
+                // by the one dim of the flat index.
+                std::vector<Variable*> region{y}, flatRegion;
+                for (int d = 0; d < x->type().ndim(); ++d) {
+                    if (d != axis) {
+                        region.push_back(rw::dimOf(rewriter, x, d));
+                        flatRegion.push_back(region.back());
+                        continue;
+                    }
+                    for (int k = 0; k < idx->type().ndim(); ++k) region.push_back(rw::dimOf(rewriter, idx, k));
+                    flatRegion.push_back(rw::dimOf(rewriter, flat, 0));
+                }
+                y = rw::reshapeTo(rewriter, rewriter.create(makeAlloc(), std::move(region))->output(0), std::move(flatRegion));
+            }
+            idx = flat;
+        }
         OpPtr inc = makeAdvancedIncSubtensor1(op.inplace(), op.setInsteadOfInc());
         Variable* out = nullptr;
         if (axis == 0) {

@@ -19,7 +19,7 @@ class LocalUselessAlloc final : public NodeRewrite {
 public:
     std::string_view name() const override { return "local_useless_alloc"; }
     std::vector<std::string> tags() const override {
-        return {"fast_run", "useless", "canonicalize", "specialize"};
+        return {"fast_run", "useless", "canonicalize", "stabilize", "specialize"};
     }
     std::vector<OpKind> rootKinds() const override { return {OpKind::Alloc}; }
 

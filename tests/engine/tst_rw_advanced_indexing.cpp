@@ -94,6 +94,9 @@ private slots:
         QTest::newRow("ignore_duplicates stays") << 3 << 0;
         QTest::newRow("a mask stays") << 4 << 0;
         QTest::newRow("element pairs stay") << 5 << 0;
+        QTest::newRow("inc rows by a matrix index (repeats)") << 6 << 1;
+        QTest::newRow("set columns by a matrix index, broadcast value") << 7 << 1;
+        QTest::newRow("inc by a matrix index, 0-d value, unknown dims") << 8 << 1;
     }
     void toAdvancedIncSubtensor1() {
         QFETCH(int, which);
@@ -105,6 +108,7 @@ private slots:
         Var y = b.input("y", DType::Float64, {4, 6});
         Var yc = b.input("yc", DType::Float64, {6, 4});
         Var mask = b.input("mask", DType::Bool, {6});
+        Var mi = b.input("mi", DType::Int64, {2, 3});
         Var out;
         switch (which) {
         case 0: out = incSubtensor(getItem(M, {idx}), y); break;
@@ -113,12 +117,33 @@ private slots:
         case 3: out = advancedIncSubtensor(getItem(M, {idx}), y, false, true); break;
         case 4: out = setSubtensor(getItem(M, {mask}), b.constant(0.0)); break;
         case 5: out = incSubtensor(getItem(M, {idx, idx}), b.input("p", DType::Float64, {4})); break;
+        case 6: out = incSubtensor(getItem(M, {mi}), b.input("ym", DType::Float64, {2, 3, 6})); break;
+        case 7: out = setSubtensor(getItem(M, {Slice{}, mi}), b.input("yb", DType::Float64, {3})); break;
+        case 8: out = incSubtensor(getItem(b.input("U", DType::Float64, {kUnknownDim, 6}), {mi}), b.constant(1.5)); break;
         }
         auto g = b.finish({out});
         RewriteOutcome r = rewriteAndCompare(*g, singleRewrite(localAdvancedIncSubtensorToAdvancedIncSubtensor1()));
         QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
         QCOMPARE(countOps(*r.after, OpKind::AdvancedIncSubtensor1), inc1);
         QCOMPARE(countOps(*r.after, OpKind::AdvancedIncSubtensor), inc1 ? 0 : 1);
+    }
+
+    // FAST_RUN on the gradient-like increment by a matrix index with a value of the
+    // region's own shape: specialize writes it through AdvancedIncSubtensor1, and the
+    // Alloc that broadcasts the value to the region's shape goes (local_useless_alloc
+    // runs in specialize too, as in PyTensor), leaving only the Reshapes.
+    void incByMatrixIndexInFastRun() {
+        GraphBuilder b;
+        Var M = b.input("M", DType::Float64, {6, 6});
+        Var mi = b.input("mi", DType::Int64, {2, 3});
+        Var ym = b.input("ym", DType::Float64, {2, 3, 6});
+        auto g = b.finish({incSubtensor(getItem(M, {mi}), ym) * 2.0});
+        RewriteOutcome r = rewriteAndCompare(*g, Pipeline::fastRun());
+        QVERIFY2(r.mismatch.empty(), r.mismatch.c_str());
+        QCOMPARE(countOps(*r.after, OpKind::AdvancedIncSubtensor1), 1);
+        QCOMPARE(countOps(*r.after, OpKind::Alloc), 0);
+        QCOMPARE(countOps(*r.after, OpKind::Reshape), 2);
+        QVERIFY(r.stepsOf("local_useless_alloc") >= 1);
     }
 
     void inplaceAdvancedIncSubtensor1_data() {
