@@ -51,8 +51,18 @@ void checkCompatible(const Variable& old, const Variable& now) {
 
 void Rewriter::replace(Variable* old, Variable* replacement) {
     if (old == replacement) return;
+    // With a converter, a replacement whose static shape is neither more nor less
+    // specific than old's (old (1, ?), replacement (?, 4)) is converted too: the
+    // converter states old's dims on it, and the check below sees the result.
+    if (m_converter && !old->type().accepts(replacement->type())) {
+        try {
+            replacement = m_converter(*this, replacement, old->type());
+        } catch (const GraphError&) {
+            checkCompatible(*old, *replacement);  // names old's producer
+            throw;
+        }
+    }
     checkCompatible(*old, *replacement);
-    if (m_converter && !old->type().accepts(replacement->type())) replacement = m_converter(*this, replacement, old->type());
     m_graph.moveClients(old, replacement);
     for (auto* l : m_listeners) l->variableReplaced(*old, *replacement);
     pruneFrom({old});

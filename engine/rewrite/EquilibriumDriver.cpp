@@ -1,5 +1,7 @@
 #include "rewrite/EquilibriumDriver.h"
 
+#include "rewrite/Pipeline.h"
+
 #include <algorithm>
 #include <deque>
 
@@ -124,10 +126,16 @@ bool EquilibriumDriver::run(Rewriter& rewriter, const RewriteOptions& options) {
                 return changed;
             }
             touched.nodes.clear();
-            {
+            try {
                 RewriteScope step(rewriter, r->name(), node);
                 r->apply(rewriter, *node, *m.match, options);
                 step.setChanged();
+            } catch (const std::exception& e) {
+                // Which rewrite, at which node: what a user reporting it needs (the
+                // node may be gone by now; its id is not).
+                const Node* at = g.findNode(id);
+                throw PipelineError("rewrite " + std::string(r->name()) + " at " +
+                                    (at ? at->label() : "node " + std::to_string(id)) + ": " + e.what());
             }
             ++m_fired;
             changed = true;

@@ -98,7 +98,12 @@ void Pipeline::run(Graph& graph, const PipelineOptions& options, Trace* trace) c
             }
             const uint64_t before = options.checkHonestChange ? fingerprint(graph) : 0;
             const size_t stepsBefore = trace ? trace->size() : 0;
-            const bool changed = pass->run(rewriter, options);
+            bool changed = false;
+            try {
+                changed = pass->run(rewriter, options);
+            } catch (const std::exception& e) {
+                throw PipelineError("in pass " + std::string(pass->name()) + " (phase " + phase.name + "): " + e.what());
+            }
             if (options.checkHonestChange) {
                 const bool really = fingerprint(graph) != before;
                 if (really != changed)

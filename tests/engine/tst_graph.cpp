@@ -6,6 +6,7 @@
 #include "ir/Graph.h"
 #include "ir/IdIndex.h"
 #include "ir/Rewriter.h"
+#include "rewrite/ConvertVariable.h"
 
 #include <QtTest>
 
@@ -91,6 +92,15 @@ private slots:
         Rewriter rw(c.g);
         Variable* other = rw.constant(NDArray::zeros(DType::Float64, {3}));
         QVERIFY_THROWS_EXCEPTION(GraphError, rw.replace(c.nodes[0]->output(0), other));
+        // With the rewrite layer's converter, what it cannot convert still fails,
+        // naming the replaced value's producer.
+        rw::convertLessSpecificReplacements(rw);
+        try {
+            rw.replace(c.nodes[0]->output(0), other);
+            QFAIL("replaced a scalar with a vector");
+        } catch (const GraphError& e) {
+            QVERIFY2(std::string(e.what()).find("output of") != std::string::npos, e.what());
+        }
     }
 
     // Passes walk client lists in order (worklists, fusion), so replace and pruning keep

@@ -162,6 +162,26 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ExecError, runGraph(*out.after, five));
     }
 
+    // x: (?, 4) reshaped to [1, Shape_i{1}(x)]: the reshape is (1, ?), x (?, 4), neither
+    // type more specific than the other. x replaces it through SpecifyShape(x, 1, None),
+    // (1, 4), which the readers accept; a row count other than 1 still fails at run time.
+    void staticDimsFromBothSides() {
+        GraphBuilder b;
+        Var x = b.input("x", DType::Float64, {kUnknownDim, 4});
+        Var r = tl::reshape(x, {1, shapeI(x, 1)});
+        QCOMPARE(QString::fromStdString(r.type().toString()), QString("Matrix(float64, shape=(1, ?))"));
+        auto g = b.finish({r * 2.0});
+        const std::vector<NDArray> row{NDArray::fromVector(DType::Float64, {1, 4}, {1, 2, 3, 4})};
+        RewriteOutcome out = rewriteAndCompare(*g, singleRewrite(localUselessReshape()), {}, 1, 0.0, 0.0, &row);
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(out.stepsOf("local_useless_reshape"), 1);
+        QCOMPARE(countOps(*out.after, OpKind::Reshape), 0);
+        QCOMPARE(countOps(*out.after, OpKind::SpecifyShape), 1);
+        const std::vector<NDArray> two{NDArray::empty(DType::Float64, {2, 4})};
+        QVERIFY_THROWS_EXCEPTION(ExecError, runGraph(*g, two));
+        QVERIFY_THROWS_EXCEPTION(ExecError, runGraph(*out.after, two));
+    }
+
     void chain_data() {
         QTest::addColumn<QString>("graph");
         QTest::addColumn<int>("reshapes");

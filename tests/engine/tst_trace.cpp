@@ -42,6 +42,15 @@ public:
     }
 };
 
+// Matches Pass(Pass(x)) and fails while rewriting it, as a rewrite with a bug would.
+class FailingRewrite : public CollapsePass {
+public:
+    std::string_view name() const override { return "failing_rewrite"; }
+    void apply(Rewriter&, Node&, const RewriteMatch&, const RewriteOptions&) const override {
+        throw GraphError("cannot replace a Vector with a Matrix");
+    }
+};
+
 // Claims no change but edits the graph: the pipeline must catch it.
 class LyingPass : public GraphPass {
 public:
@@ -135,6 +144,22 @@ private slots:
         PipelineOptions opts;
         opts.checkHonestChange = true;
         QVERIFY_THROWS_EXCEPTION(PipelineError, p.run(*g, opts));
+    }
+
+    // An error inside a rewrite names the rewrite, the node it was rewriting, the pass
+    // and the phase: what a bug report needs, the graph left to the caller.
+    void aFailingRewriteIsNamed() {
+        FailingRewrite rewrite;
+        auto g = chain(3);
+        std::string message;
+        try {
+            toyPipeline(&rewrite).run(*g, {});
+        } catch (const PipelineError& e) {
+            message = e.what();
+        }
+        QVERIFY2(message.find("in pass toy_driver (phase toy)") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("rewrite failing_rewrite at Pass#") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("cannot replace a Vector with a Matrix") != std::string::npos, message.c_str());
     }
 
     void explainRecordsMatchFailures() {
