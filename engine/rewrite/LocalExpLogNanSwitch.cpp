@@ -13,8 +13,6 @@
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
 
-#include <limits>
-
 namespace tl {
 
 namespace {
@@ -76,8 +74,7 @@ public:
                 default: value = f(C::Log1p, {f(C::Neg, {x})}); break;  // log1mexp
             }
         }
-        Variable* nan = rewriter.constant(NDArray::scalar(dt, std::numeric_limits<double>::quiet_NaN()));
-        rewriter.replace(node.output(0), rw::castTo(rewriter, f(C::Switch, {cond, value, nan}), dt));
+        rewriter.replace(node.output(0), rw::valueOrNaN(rewriter, cond, value, dt));
     }
 };
 

@@ -1,5 +1,7 @@
 #include "rewrite/LocalRewriteUtil.h"
 
+#include <limits>
+
 #include "ir/SliceValue.h"
 #include "ops/Alloc.h"
 #include "ops/Blockwise.h"
@@ -218,6 +220,11 @@ std::optional<int> zeroBranchOfSwitch(const Node& node) {
     for (int branch = 0; branch < 2; ++branch)
         if (isConstantEqualTo(*node.input(1 + branch), 0.0)) return branch;
     return std::nullopt;
+}
+
+Variable* valueOrNaN(Rewriter& rw, Variable* cond, Variable* value, DType dtype) {
+    Variable* nan = rw.constant(NDArray::scalar(dtype, std::numeric_limits<double>::quiet_NaN()));
+    return castTo(rw, makeElemwiseOf(rw, ScalarOpCode::Switch, {cond, value, nan}), dtype);
 }
 
 Variable* switchKeepingZeroBranch(Rewriter& rw, const Node& sw, int zeroBranch, Variable* other) {

@@ -91,6 +91,9 @@ std::optional<int> zeroBranchOfSwitch(const Node& node);
 /// `sw`'s switch with its other branch replaced by `other` (the zero branch kept in its
 /// place): what the switch sinks build around a product or quotient.
 Variable* switchKeepingZeroBranch(Rewriter& rw, const Node& sw, int zeroBranch, Variable* other);
+/// switch(cond, value, NaN) cast to `dtype`: a function of its own inverse kept NaN
+/// outside the inverse's domain (local_exp_log_nan_switch, local_sqrt_sqr).
+Variable* valueOrNaN(Rewriter& rw, Variable* cond, Variable* value, DType dtype);
 /// Type-only twin of switchKeepingZeroBranch.
 std::optional<Type> switchKeepingZeroBranchType(const Node& sw, int zeroBranch, const Type& other);
 

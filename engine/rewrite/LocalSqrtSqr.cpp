@@ -6,8 +6,6 @@
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
 
-#include <limits>
-
 namespace tl {
 
 namespace {
@@ -29,15 +27,12 @@ public:
     void apply(Rewriter& rewriter, Node& node, const RewriteMatch&, const RewriteOptions&) const override {
         Variable* x = node.input(0)->owner()->input(0);
         const DType dt = node.output(0)->type().dtype;
-        Variable* r = nullptr;
         if (rw::plainElemwiseCode(node) == ScalarOpCode::Sqrt) {
-            r = rw::makeElemwiseOf(rewriter, ScalarOpCode::Abs, {x});
-        } else {
-            Variable* nonNegative = rw::makeElemwiseOf(rewriter, ScalarOpCode::Ge, {x, rewriter.constant(rw::scalarArray(DType::Int8, 0))});
-            Variable* nan = rewriter.constant(NDArray::scalar(dt, std::numeric_limits<double>::quiet_NaN()));
-            r = rw::makeElemwiseOf(rewriter, ScalarOpCode::Switch, {nonNegative, x, nan});
+            rewriter.replace(node.output(0), rw::castTo(rewriter, rw::makeElemwiseOf(rewriter, ScalarOpCode::Abs, {x}), dt));
+            return;
         }
-        rewriter.replace(node.output(0), rw::castTo(rewriter, r, dt));
+        Variable* nonNegative = rw::makeElemwiseOf(rewriter, ScalarOpCode::Ge, {x, rewriter.constant(rw::scalarArray(DType::Int8, 0))});
+        rewriter.replace(node.output(0), rw::valueOrNaN(rewriter, nonNegative, x, dt));
     }
 };
 
