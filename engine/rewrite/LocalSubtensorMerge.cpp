@@ -9,8 +9,15 @@
 // only where x's static length proves the index inside the slice (otherwise the
 // merged index could read an element the slice had cut off, where the original
 // raises); into a slice without a stop it raises exactly when the original does.
-// Everything else (negative bounds, other steps, symbolic bounds) is left as it is.
+// Where x's length along the dim is known, statically or as the graph fixes it (a
+// loop's trace has its buffer's rows, rw::inferredLength), any two slices and indices
+// with constant parts merge exactly, negative bounds and steps included, as PyTensor's
+// symbolic merge does once its lengths fold to constants:
+//   trace[1:][-1]           -> trace[20]          (trace of 21 rows)
+//   trace[:-1][::-1][:20]   -> trace[19::-1]
+// Everything else (symbolic bounds, unknown lengths) is left as it is.
 #include "ops/Subtensor.h"
+#include "rewrite/InferredLength.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/Rewrites.h"
 
@@ -45,12 +52,68 @@ std::optional<PlainSlice> plainSlice(const Part& p) {
     return s;
 }
 
-/// One merged entry: an index (value) or a slice [start, stop).
+/// One merged entry: an index (value) or a slice [start, stop) with a step.
 struct Merged {
     bool isIndex = false;
     int64_t index = 0;
     PlainSlice slice;
+    int64_t step = 1;
+    bool hasStart = false;
 };
+
+/// The constant parts of a slice entry (absent ones nullopt), or nullopt when a present
+/// part is not a constant or the step is 0.
+struct ConstantSlice {
+    std::optional<int64_t> start, stop, step;
+};
+std::optional<ConstantSlice> constantSlice(const Part& p) {
+    ConstantSlice c;
+    std::optional<int64_t>* into[3] = {&c.start, &c.stop, &c.step};
+    Variable* vars[3] = {p.start, p.stop, p.step};
+    for (int k = 0; k < 3; ++k) {
+        if (!vars[k]) continue;
+        *into[k] = rw::constantIntOf(*vars[k]);
+        if (!*into[k]) return std::nullopt;
+    }
+    if (c.step && *c.step == 0) return std::nullopt;
+    return c;
+}
+
+/// outer[inner] for a dim of known length n, exactly: the outer slice picks
+/// start + k*step for k < count, the inner entry picks among those.
+std::optional<Merged> mergeKnownLength(const Part& outer, const Part& inner, int64_t n) {
+    const auto o = constantSlice(outer);
+    if (!o) return std::nullopt;
+    const ResolvedSlice r1 = resolveSlice(o->start, o->stop, o->step, n);
+    Merged m;
+    if (inner.entry.kind == IndexEntry::Kind::Index) {
+        auto i = rw::constantIntOf(*inner.index);
+        if (!i) return std::nullopt;
+        const int64_t k = *i < 0 ? *i + r1.length : *i;
+        if (k < 0 || k >= r1.length) return std::nullopt;  // raises at run time: left to do so
+        m.isIndex = true;
+        m.index = r1.start + k * r1.step;
+        return m;
+    }
+    const auto in = constantSlice(inner);
+    if (!in) return std::nullopt;
+    const ResolvedSlice r2 = resolveSlice(in->start, in->stop, in->step, r1.length);
+    const int64_t start = r1.start + r2.start * r1.step, step = r1.step * r2.step, count = r2.length;
+    m.step = count > 1 ? step : 1;
+    if (count == 0) {  // [0:0]
+        m.slice.stop = 0;
+        return m;
+    }
+    // The stop one step past the last entry picked (not the entry after it): the form
+    // PyTensor's merge gives, whose loop-buffer reads scan_save_mem sizes the same. A
+    // forward slice up to the end needs no stop; a backward one down to entry 0 must
+    // have none (a stop of -1 would count from the end).
+    const int64_t stop = start + count * m.step;
+    m.slice.start = start;
+    m.hasStart = m.step < 0 || start != 0;
+    if ((m.step > 0 && stop < n) || (m.step < 0 && stop >= 0)) m.slice.stop = stop;
+    return m;
+}
 
 /// outer[inner] for one dim of static length `n` (kUnknownDim when unknown), or nullopt.
 std::optional<Merged> mergeDim(const PlainSlice& outer, const Part& inner, int64_t n) {
@@ -119,19 +182,28 @@ public:
                 keep(p);  // an index drops the dim: the second indexing never sees it
                 continue;
             }
-            auto s = plainSlice(p);
-            if (!s) return MatchResult::fail("a slice of the first indexing is not a plain forward slice with constant bounds");
             const int64_t n = static_cast<int>(d) < xt.ndim() ? xt.shape[d] : kUnknownDim;
-            auto merged = mergeDim(*s, inner[j++], n);
+            const std::optional<int64_t> known =
+                n != kUnknownDim ? std::optional<int64_t>(n) : rw::inferredLength(*first->input(0), static_cast<int>(d));
+            std::optional<Merged> merged;
+            if (known) merged = mergeKnownLength(p, inner[j], *known);
+            if (!merged) {
+                auto s = plainSlice(p);
+                if (!s) return MatchResult::fail("a slice of the first indexing is not a plain forward slice with constant bounds");
+                merged = mergeDim(*s, inner[j], n);
+                if (merged) merged->hasStart = merged->slice.start != 0;
+            }
+            ++j;
             if (!merged) return MatchResult::fail("an entry of the second indexing does not merge with constants alone");
             if (merged->isIndex) {
                 m->entries.push_back({IndexEntry::Kind::Index});
                 constant(merged->index);
             } else {
-                const bool hasStart = merged->slice.start != 0, hasStop = merged->slice.stop.has_value();
-                m->entries.push_back({IndexEntry::Kind::Slice, hasStart, hasStop, false});
-                if (hasStart) constant(merged->slice.start);
+                const bool hasStop = merged->slice.stop.has_value(), hasStep = merged->step != 1;
+                m->entries.push_back({IndexEntry::Kind::Slice, merged->hasStart, hasStop, hasStep});
+                if (merged->hasStart) constant(merged->slice.start);
                 if (hasStop) constant(*merged->slice.stop);
+                if (hasStep) constant(merged->step);
             }
         }
         // Entries of the second indexing past the first's apply to x's later dims as they are.

@@ -12,6 +12,7 @@
 #include "builder/Reductions.h"
 #include "builder/Scan.h"
 #include "exec/Executor.h"
+#include "rewrite/InferredLength.h"
 #include "rewrite/Rewrites.h"
 
 #include <QtTest>
@@ -237,6 +238,33 @@ private slots:
         if (length < 0) return;
         QCOMPARE(countOps(*out.after, OpKind::Subtensor) + countOps(*out.after, OpKind::AdvancedSubtensor1), 0);
         QCOMPARE(out.after->output(0)->type().shape, StaticShape{length});
+    }
+
+    // The lengths the graph fixes though the types do not (rw::inferredLength): a loop's
+    // trace has its buffer's rows, and slices, transposes and elementwise results of it
+    // the lengths those give; a graph input of unknown length has none.
+    void inferredLengths() {
+        GraphBuilder b;
+        Var x0 = b.input("x0", DType::Float64, {3});
+        Var y = b.input("y", DType::Float64, {kUnknownDim, 3});
+        Var u = b.input("u", DType::Float64, {kUnknownDim});
+        ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{tanh(a[0])}}; },
+                            ScanArgs{.outputsInfo = {OutputInfo(x0)}, .nSteps = 5});
+        Var steps = r.outputs[0];  // the buffer's 6 rows without the first
+        const std::vector<std::tuple<Var, int, std::optional<int64_t>>> cases = {
+            {steps, 0, 5},
+            {steps, 1, 3},
+            {exp(steps), 0, 5},
+            {transpose(steps), 1, 5},
+            {slice(steps, std::nullopt, std::nullopt, 2), 0, 3},
+            {steps + y, 0, 5},
+            {y * 2.0, 0, std::nullopt},
+            {u, 0, std::nullopt},
+        };
+        for (size_t k = 0; k < cases.size(); ++k) {
+            const auto& [v, axis, want] = cases[k];
+            QVERIFY2(rw::inferredLength(*v.get(), axis) == want, std::to_string(k).c_str());
+        }
     }
 
     // Shape_i of a cumulative sum: its input's dim along an axis; flattened, the input's

@@ -1,10 +1,11 @@
 // local_subtensor_merge: basic indexing of basic indexing becomes one Subtensor where
-// constants alone make the merge exact; each graph run before and after on the same
+// constants and known lengths make the merge exact; each graph run before and after on the same
 // inputs, the merged indices checked by value, and the cases it must leave alone.
 #include "TestSuites.h"
 #include "RewriteCheck.h"
 #include "TestSupport.h"
 #include "builder/Indexing.h"
+#include "builder/Scan.h"
 #include "builder/Math.h"
 #include "io/JsonValues.h"
 #include "ops/Subtensor.h"
@@ -25,6 +26,14 @@ using GraphFn = std::function<std::unique_ptr<Graph>()>;
 
 Var in(GraphBuilder& b, const char* name, StaticShape s) { return b.input(name, DType::Float64, std::move(s)); }
 const std::nullopt_t none = std::nullopt;
+
+// scan()'s trace of x' = tanh(x) over 5 steps: the loop's output without its initial row.
+Var trace(GraphBuilder& b) {
+    Var x0 = in(b, "x0", {3});
+    ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult { return {{tanh(a[0])}}; },
+                        ScanArgs{.outputsInfo = {OutputInfo(x0)}, .nSteps = 5});
+    return r.outputs[0];
+}
 
 const std::map<QString, GraphFn>& graphs() {
     static const std::map<QString, GraphFn> m = {
@@ -82,6 +91,23 @@ const std::map<QString, GraphFn>& graphs() {
              GraphBuilder b;
              return b.finish({index(slice(in(b, "x", {9}), 1, none), -1) * 2.0});
          }},
+        {"x[-3:][:1] of ?", [] {
+             GraphBuilder b;
+             return b.finish({slice(slice(in(b, "x", {kUnknownDim}), -3, none), none, 1) * 2.0});
+         }},
+        {"x[::2][1:] of ?", [] {
+             GraphBuilder b;
+             return b.finish({slice(slice(in(b, "x", {kUnknownDim}), none, none, 2), 1, none) * 2.0});
+         }},
+        // A loop's trace is typed (?, 3); its buffer has 6 rows (5 steps and the initial state).
+        {"trace[1:][-1]", [] {
+             GraphBuilder b;
+             return b.finish({index(trace(b), -1) * 2.0});
+         }},
+        {"trace[1:][::-1]", [] {
+             GraphBuilder b;
+             return b.finish({slice(trace(b), none, none, -1) * 2.0});
+         }},
     };
     return m;
 }
@@ -117,11 +143,15 @@ private slots:
         QTest::newRow("index after an index keeps the first") << "M[1:, 0][2]" << "Subtensor{i, j}(3, 0)";
         QTest::newRow("three indexings into one") << "M[1][1:][:2]" << "Subtensor{i, start:stop}(1, 1, 3)";
         QTest::newRow("second indexing on the first's first dim") << "M[:, 1:][2:]" << "Subtensor{start:, start:}(2, 1)";
+        QTest::newRow("known length: a negative start") << "x[-3:][:1]" << "Subtensor{start:stop}(6, 7)";
+        QTest::newRow("known length: a step of 2") << "x[::2][1:]" << "Subtensor{start::step}(2, 2)";
+        QTest::newRow("known length: a negative index") << "x[1:][-1]" << "Subtensor{i}(8)";
+        QTest::newRow("a trace's length from its buffer: index") << "trace[1:][-1]" << "Subtensor{i}(5)";
+        QTest::newRow("a trace's length from its buffer: reversed") << "trace[1:][::-1]" << "Subtensor{start:stop:step}(5, 0, -1)";
         QTest::newRow("not an index into a stopped slice of unknown length") << "x[:3][0] of ?" << "";
-        QTest::newRow("not a negative start") << "x[-3:][:1]" << "";
-        QTest::newRow("not a step of 2") << "x[::2][1:]" << "";
+        QTest::newRow("not a negative start, unknown length") << "x[-3:][:1] of ?" << "";
+        QTest::newRow("not a step of 2, unknown length") << "x[::2][1:] of ?" << "";
         QTest::newRow("not a symbolic start") << "x[i:][1:]" << "";
-        QTest::newRow("not a negative index") << "x[1:][-1]" << "";
     }
 
     void merges() {
