@@ -36,12 +36,12 @@ class ProgramModels:
             shape = tuple(d + 2 for d in x.shape)
             return self.new(f"pt.pad({x.name}, 1, mode={mode})", shape, x.bound + 0.5, bcast=nb)
         if k == 5:
-            # PyTensor 2.34 cannot take the gradient of a norm with keepdims (Real.grad),
-            # nor build ord=None of a vector with an axis given (abs(x) ** None).
-            order = r.choice(["", "1", "np.inf"])
-            order = ", ord=2" if not order and x.ndim == 1 else f", ord={order}" if order else ""
+            # Vector norms along an axis, ord given: PyTensor 2.34 cannot take the gradient
+            # of its default one of a matrix (Real.grad of (x.conj() * x).real), nor build it
+            # for a vector (abs(x) ** None).
+            order = r.choice(["2", "1", "np.inf"])
             shape = x.shape[:ax] + x.shape[ax + 1:]
-            return self.new(f"pt.linalg.norm({x.name}{order}, axis={ax})", shape, x.bound * x.shape[ax], True,
+            return self.new(f"pt.linalg.norm({x.name}, ord={order}, axis={ax})", shape, x.bound * x.shape[ax], True,
                             bcast=x.bcast[:ax] + x.bcast[ax + 1:])
         if k == 6 and x.ndim == 2:
             return self._spectrum(x)
