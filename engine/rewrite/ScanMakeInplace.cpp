@@ -15,6 +15,8 @@
 #include "rewrite/RewriteBase.h"
 #include "rewrite/Rewrites.h"
 
+#include <unordered_set>
+
 
 namespace tl {
 
@@ -31,20 +33,27 @@ bool ownBuffers(Rewriter& rw, std::string_view name, Node* node) {
     const ScanInfo& info = scan.info();
     bool changed = false;
     std::optional<RewriteScope> step;
+    // The buffers earlier states now start from (a merged loop has thousands of states:
+    // a set, not a scan of the earlier inputs per state).
+    std::unordered_set<const Variable*> earlier;
     for (int s = 0; s < info.nTracedStates(); ++s) {
-        if (scan.isInplace(s)) continue;
         const int at = info.outerInMitMot() + s;
         Variable* buffer = node->input(at);
+        const bool again = !scan.isInplace(s) && isAllocation(*buffer) && buffer->clients().size() > 1;
+        const bool copy = !scan.isInplace(s) && !again && earlier.count(buffer);
+        if (!again && !copy) {
+            earlier.insert(buffer);
+            continue;
+        }
+        if (!step) step.emplace(rw, name, node);  // before the first edit: the step records it
         Variable* own = nullptr;
-        if (isAllocation(*buffer) && buffer->clients().size() > 1) {
+        if (again) {
             const Node* alloc = buffer->owner();
             own = rw.create(alloc->opPtr(), std::vector<Variable*>(alloc->inputs().begin(), alloc->inputs().end()))->output(0);
         } else {
-            for (int t = 0; t < s && !own; ++t)
-                if (node->input(info.outerInMitMot() + t) == buffer) own = rw.create(makeDeepCopy(), {buffer})->output(0);
+            own = rw.create(makeDeepCopy(), {buffer})->output(0);
         }
-        if (!own) continue;
-        if (!step) step.emplace(rw, name, node);
+        earlier.insert(own);
         rw.setInput(node, at, own);
         changed = true;
     }

@@ -74,24 +74,49 @@ private slots:
         GraphBuilder b;
         Var x = b.input("x", DType::Float64, {3});
         ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
-            return {{a[0] * 0.5 + 1, a[1] * 2.0 - a[0]}};
-        }, ScanArgs{.outputsInfo = {OutputInfo(x), OutputInfo(x)}, .nSteps = 4});
+            return {{a[0] * 0.5 + 1, a[1] * 2.0 - a[0], a[2] - a[1]}};
+        }, ScanArgs{.outputsInfo = {OutputInfo(x), OutputInfo(x), OutputInfo(x)}, .nSteps = 4});
         auto g = b.finish(r.outputs);
         {
             Rewriter rw(*g);
             Node* n = scanNode(*g);
             Variable* start = rw.constant(NDArray::fromVector(DType::Float64, {5, 3}, std::vector<double>(15, 0.25)));
-            rw.setInput(n, 1, start);
-            rw.setInput(n, 2, start);
+            for (int state = 1; state <= 3; ++state) rw.setInput(n, state, start);
             rw.pruneDead();
         }
         auto out = test::rewriteAndCompare(*g, inplaceOnly());
         QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
         const Node* loop = scanNode(*out.after);
-        QCOMPARE(loop->input(2)->owner()->op().kind(), OpKind::DeepCopy);
-        QCOMPARE(loop->input(2)->owner()->input(0), loop->input(1));
-        QCOMPARE(firstScan(*out.after)->inplaceStates(), std::vector<int>{1});
-        QCOMPARE(test::countOps(*out.after, OpKind::DeepCopy), 1);
+        for (int state = 2; state <= 3; ++state) {
+            QCOMPARE(loop->input(state)->owner()->op().kind(), OpKind::DeepCopy);
+            QCOMPARE(loop->input(state)->owner()->input(0), loop->input(1));
+        }
+        QCOMPARE(firstScan(*out.after)->inplaceStates(), (std::vector<int>{1, 2}));
+        QCOMPARE(test::countOps(*out.after, OpKind::DeepCopy), 2);
+    }
+
+    // Three states start from one Alloc: the first two get Allocs of their own, the last
+    // keeps it (no other reader left), and all three are overwritten in place.
+    void anAllocationSharedByStatesIsMadeAgain() {
+        GraphBuilder b;
+        Var x = b.input("x", DType::Float64, {3});
+        ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+            return {{a[0] * 0.5 + 1, a[1] * 2.0 - a[0], a[2] - a[1]}};
+        }, ScanArgs{.outputsInfo = {OutputInfo(x), OutputInfo(x), OutputInfo(x)}, .nSteps = 4});
+        auto g = b.finish(r.outputs);
+        {
+            Rewriter rw(*g);
+            Node* n = scanNode(*g);
+            auto i64 = [&](double v) { return rw.constant(NDArray::scalar(DType::Int64, v)); };
+            Variable* zeros = rw.create(makeAlloc(), {rw.constant(NDArray::scalar(DType::Float64, 0.5)), i64(5), i64(3)})->output(0);
+            for (int state = 1; state <= 3; ++state) rw.setInput(n, state, zeros);
+            rw.pruneDead();
+        }
+        auto out = test::rewriteAndCompare(*g, inplaceOnly());
+        QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
+        QCOMPARE(firstScan(*out.after)->inplaceStates(), (std::vector<int>{0, 1, 2}));
+        QCOMPARE(test::countOps(*out.after, OpKind::Alloc), 3);
+        QCOMPARE(test::countOps(*out.after, OpKind::DeepCopy), 0);
     }
 
     // A buffer that is an Alloc others read too is allocated again for the loop, which
