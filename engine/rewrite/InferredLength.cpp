@@ -1,7 +1,6 @@
 #include "rewrite/InferredLength.h"
 
 #include "ops/DimShuffle.h"
-#include "ops/ScanOp.h"
 #include "ops/Subtensor.h"
 #include "rewrite/LocalRewriteUtil.h"
 #include "rewrite/OutputDimSources.h"
@@ -33,9 +32,9 @@ public:
             return from < 0 ? std::optional<int64_t>(1) : at(*p->input(0), from);
         }
         case OpKind::Subtensor: return subtensor(*p, axis);
-        case OpKind::Scan: return scan(*p, v.outputIndex(), axis);
         case OpKind::Elemwise: return elemwise(*p, v.type().ndim(), axis);
         default: {
+            if (const Variable* value = outputDimValue(*p, v.outputIndex(), axis)) return staticIntValue(*value);
             const auto source = outputDimSource(*p, v.outputIndex(), axis);
             return source ? at(*p->input(source->input), source->axis) : std::nullopt;
         }
@@ -64,17 +63,6 @@ private:
             return resolveSlice(bounds[0], bounds[1], bounds[2], *n).length;
         }
         return at(*node.input(0), static_cast<int>(parts.size()) + (axis - kept));
-    }
-
-    // A traced state's outer output is its buffer after the loop; a nit_sot has the rows
-    // its rows input asks for; a while loop's rows are the steps that ran.
-    std::optional<int64_t> scan(const Node& node, int k, int axis) {
-        const ScanInfo& info = static_cast<const ScanOp&>(node.op()).info();
-        if (info.asWhile && axis == 0) return std::nullopt;
-        if (k < info.nTracedStates()) return at(*node.input(info.outerInMitMot() + k), axis);
-        if (k >= info.outerOutNitSot() && k < info.outerOutUntraced() && axis == 0)
-            return staticIntValue(*node.input(info.outerInNitSot() + (k - info.outerOutNitSot())));
-        return std::nullopt;
     }
 
     // The broadcast of the operands' lengths: one that is not 1 is the result's (any

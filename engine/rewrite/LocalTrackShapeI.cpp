@@ -32,7 +32,6 @@
 // a while loop's outputs (the steps that ran, known only after the loop).
 #include "ops/CumOp.h"
 #include "ops/DimShuffle.h"
-#include "ops/ScanOp.h"
 #include "ops/Shape.h"
 #include "ops/Subtensor.h"
 #include "rewrite/DimSources.h"
@@ -65,24 +64,6 @@ std::optional<int> constantAxis(const Variable& axis, int ndim) {
     const auto a = rw::constantIntOf(axis);
     if (!a || *a < -ndim || *a >= ndim) return std::nullopt;
     return static_cast<int>(*a < 0 ? *a + ndim : *a);
-}
-
-// Which outer input fixes dim `axis` of output `k` of a Scan: a traced state's output
-// is its buffer after the loop (the input buffer's shape); a nit_sot has the rows its
-// rows input asks for. A while loop's rows are the steps that ran.
-const char* trackScanOutput(const Node& scan, int k, int axis, TrackMatch& m) {
-    const ScanInfo& info = static_cast<const ScanOp&>(scan.op()).info();
-    if (info.asWhile && axis == 0) return "a while loop's rows are the steps that ran";
-    if (k < info.nTracedStates()) {
-        m.shapeOf = scan.input(info.outerInMitMot() + k);
-        m.axis = axis;
-        return nullptr;
-    }
-    if (k < info.outerOutUntraced() && axis == 0) {
-        m.dim = scan.input(info.outerInNitSot() + (k - info.outerOutNitSot()));
-        return nullptr;
-    }
-    return "the loop's body fixes this dim";
 }
 
 // The input axis and slice behind output axis `axis` of Subtensor `node`: integer
@@ -220,13 +201,9 @@ public:
             else m->shapeOf = p->input(1);  // the inputs agree off the axis; the first's
             break;
         }
-        case OpKind::Scan:
-        case OpKind::Subtensor: {
-            const char* why = p->op().kind() == OpKind::Scan ? trackScanOutput(*p, y->outputIndex(), i, *m)
-                                                             : trackSubtensorOutput(*p, i, *m);
-            if (why) return MatchResult::fail(why);
+        case OpKind::Subtensor:
+            if (const char* why = trackSubtensorOutput(*p, i, *m)) return MatchResult::fail(why);
             break;
-        }
         case OpKind::Elemwise: {
             // The broadcast of the operands' lengths: one source is that length.
             const Variable* ys[] = {y};
@@ -243,6 +220,10 @@ public:
             break;
         }
         default: {
+            if (const Variable* value = rw::outputDimValue(*p, y->outputIndex(), i)) {
+                m->dim = const_cast<Variable*>(value);  // the graph's own; the match names it for apply()
+                break;
+            }
             const auto source = rw::outputDimSource(*p, y->outputIndex(), i);
             if (!source)
                 return MatchResult::fail(options, [&] { return std::string(p->label() + " does not fix this dim by one of its inputs' dims"); });

@@ -2,6 +2,7 @@
 
 #include "ops/Blockwise.h"
 #include "ops/Linalg.h"
+#include "ops/ScanOp.h"
 #include "rewrite/LocalRewriteUtil.h"
 
 #include <algorithm>
@@ -60,6 +61,13 @@ std::optional<InputDim> besideAxis(const Node& node, int axisInput, int tensorIn
 
 std::optional<InputDim> outputDimSource(const Node& node, int output, int axis) {
     switch (node.kind()) {
+    case OpKind::Scan: {
+        // A traced state's outer output is its buffer after the loop; a while loop's
+        // rows are the steps that ran.
+        const ScanInfo& info = static_cast<const ScanOp&>(node.op()).info();
+        if ((info.asWhile && axis == 0) || output >= info.nTracedStates()) return std::nullopt;
+        return InputDim{info.outerInMitMot() + output, axis};
+    }
     case OpKind::Blockwise:
         return bySignature(static_cast<const BlockwiseOp&>(node.op()).signature(), node, output, axis);
     case OpKind::Dot:
@@ -87,6 +95,13 @@ std::optional<InputDim> outputDimSource(const Node& node, int output, int axis) 
     // The unwrapped linear-algebra ops, by the signature a Blockwise of them would have.
     if (auto sig = gufuncSignatureOf(node.op())) return bySignature(GufuncSignature::parse(*sig), node, output, axis);
     return std::nullopt;
+}
+
+const Variable* outputDimValue(const Node& node, int output, int axis) {
+    if (node.kind() != OpKind::Scan || axis != 0) return nullptr;
+    const ScanInfo& info = static_cast<const ScanOp&>(node.op()).info();
+    if (info.asWhile || output < info.outerOutNitSot() || output >= info.outerOutUntraced()) return nullptr;
+    return node.input(info.outerInNitSot() + (output - info.outerOutNitSot()));
 }
 
 } // namespace tl::rw

@@ -10,6 +10,8 @@
 
 #include <QtTest>
 
+#include <functional>
+
 using namespace tl;
 
 namespace {
@@ -23,6 +25,27 @@ Node* scanNode(const Graph& g) {
     for (Node* n : g.nodes())
         if (n->op().kind() == OpKind::Scan) return n;
     return nullptr;
+}
+
+// A loop of three states over 4 steps whose buffers (5 rows of 3) are all `buffer(rw)`.
+std::unique_ptr<Graph> threeStatesOnOneBuffer(const std::function<Variable*(Rewriter&)>& buffer) {
+    GraphBuilder b;
+    Var x = b.input("x", DType::Float64, {3});
+    ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
+        return {{a[0] * 0.5 + 1, a[1] * 2.0 - a[0], a[2] - a[1]}};
+    }, ScanArgs{.outputsInfo = {OutputInfo(x), OutputInfo(x), OutputInfo(x)}, .nSteps = 4});
+    auto g = b.finish(r.outputs);
+    Rewriter rw(*g);
+    Variable* shared = buffer(rw);
+    for (int state = 1; state <= 3; ++state) rw.setInput(scanNode(*g), state, shared);
+    rw.pruneDead();
+    return g;
+}
+
+// Alloc(value, rows, 3): a buffer as constant folding leaves a zero-initialized one.
+Variable* allocRows(Rewriter& rw, double value, int64_t rows) {
+    auto i64 = [&](int64_t v) { return rw.constant(NDArray::scalar(DType::Int64, static_cast<double>(v))); };
+    return rw.create(makeAlloc(), {rw.constant(NDArray::scalar(DType::Float64, value)), i64(rows), i64(3)})->output(0);
 }
 
 const ScanOp* firstScan(const Graph& g) {
@@ -71,19 +94,9 @@ private slots:
     // equal initial values one): the second gets a copy of it, which the loop may
     // overwrite; the first keeps the constant, which nothing may.
     void aSharedBufferIsCopiedForTheLaterState() {
-        GraphBuilder b;
-        Var x = b.input("x", DType::Float64, {3});
-        ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
-            return {{a[0] * 0.5 + 1, a[1] * 2.0 - a[0], a[2] - a[1]}};
-        }, ScanArgs{.outputsInfo = {OutputInfo(x), OutputInfo(x), OutputInfo(x)}, .nSteps = 4});
-        auto g = b.finish(r.outputs);
-        {
-            Rewriter rw(*g);
-            Node* n = scanNode(*g);
-            Variable* start = rw.constant(NDArray::fromVector(DType::Float64, {5, 3}, std::vector<double>(15, 0.25)));
-            for (int state = 1; state <= 3; ++state) rw.setInput(n, state, start);
-            rw.pruneDead();
-        }
+        auto g = threeStatesOnOneBuffer([](Rewriter& rw) {
+            return rw.constant(NDArray::fromVector(DType::Float64, {5, 3}, std::vector<double>(15, 0.25)));
+        });
         auto out = test::rewriteAndCompare(*g, inplaceOnly());
         QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
         const Node* loop = scanNode(*out.after);
@@ -98,20 +111,7 @@ private slots:
     // Three states start from one Alloc: the first two get Allocs of their own, the last
     // keeps it (no other reader left), and all three are overwritten in place.
     void anAllocationSharedByStatesIsMadeAgain() {
-        GraphBuilder b;
-        Var x = b.input("x", DType::Float64, {3});
-        ScanResult r = scan(b, [](GraphBuilder&, const std::vector<Var>& a) -> StepResult {
-            return {{a[0] * 0.5 + 1, a[1] * 2.0 - a[0], a[2] - a[1]}};
-        }, ScanArgs{.outputsInfo = {OutputInfo(x), OutputInfo(x), OutputInfo(x)}, .nSteps = 4});
-        auto g = b.finish(r.outputs);
-        {
-            Rewriter rw(*g);
-            Node* n = scanNode(*g);
-            auto i64 = [&](double v) { return rw.constant(NDArray::scalar(DType::Int64, v)); };
-            Variable* zeros = rw.create(makeAlloc(), {rw.constant(NDArray::scalar(DType::Float64, 0.5)), i64(5), i64(3)})->output(0);
-            for (int state = 1; state <= 3; ++state) rw.setInput(n, state, zeros);
-            rw.pruneDead();
-        }
+        auto g = threeStatesOnOneBuffer([](Rewriter& rw) { return allocRows(rw, 0.5, 5); });
         auto out = test::rewriteAndCompare(*g, inplaceOnly());
         QVERIFY2(out.mismatch.empty(), out.mismatch.c_str());
         QCOMPARE(firstScan(*out.after)->inplaceStates(), (std::vector<int>{0, 1, 2}));
@@ -131,10 +131,7 @@ private slots:
         auto g = loop(readLater);
         {
             Rewriter rw(*g);
-            Node* n = scanNode(*g);
-            auto i64 = [&](double v) { return rw.constant(NDArray::scalar(DType::Int64, v)); };
-            Variable* zeros = rw.create(makeAlloc(), {rw.constant(NDArray::scalar(DType::Float64, 0.0)), i64(6), i64(3)})->output(0);
-            rw.replace(n->input(1), zeros);
+            rw.replace(scanNode(*g)->input(1), allocRows(rw, 0.0, 6));
             rw.pruneDead();
         }
         auto out = test::rewriteAndCompare(*g, inplaceOnly());
